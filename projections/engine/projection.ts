@@ -1,0 +1,34 @@
+import type { IndexDescription } from 'mongodb'
+import type { RecordedEvent } from '../../src/domain/message.js'
+import type { StreamName } from '../../src/infra/nats/subjects.js'
+
+/** A read-model document as stored: the projection's shape plus the guard sequence. */
+export type Stored<Doc> = Doc & { readonly _id: string; readonly _seq: number }
+
+/**
+ * A projection folds events of one stream into documents of one collection:
+ * `canHandle` lists the event types it reads, `docId` picks the document an event
+ * changes, and `evolve` is pure. The engine guards every write by `_seq`, so applying
+ * an event twice, or out of a replay, changes nothing.
+ */
+export interface Projection<Doc extends { _id: string } = { _id: string }, Event extends RecordedEvent = RecordedEvent> {
+  readonly name: string
+  readonly stream: StreamName
+  readonly canHandle: readonly Event['type'][]
+  readonly indexes: readonly IndexDescription[]
+  /** True when a document is one aggregate: the command side may then apply inline. */
+  readonly inline: boolean
+  docId(event: Event): string
+  evolve(doc: Doc | null, event: Event): Doc
+}
+
+export function handles(projection: Projection, type: string): boolean {
+  return projection.canHandle.includes(type)
+}
+
+/** Narrows a decoded event to what the projection declared it handles. */
+export function defineProjection<Doc extends { _id: string }, Event extends RecordedEvent>(
+  projection: Projection<Doc, Event>,
+): Projection {
+  return projection as unknown as Projection
+}

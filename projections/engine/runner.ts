@@ -1,0 +1,102 @@
+import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import type { Logger } from 'pino'
+import type { RecordedEvent } from '../../src/domain/message.js'
+import { decodeEvent } from '../../src/infra/nats/event-store.js'
+import { SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
+import { applyEvents } from './apply.js'
+import type { Projection } from './projection.js'
+import type { ReadModels } from './read-models.js'
+
+export interface RunnerDeps {
+  readonly js: JetStreamClient
+  readonly jsm: JetStreamManager
+  readonly readModels: ReadModels
+  readonly log: Logger
+}
+
+export interface RunnerOptions {
+  readonly batchSize?: number
+  /** Write to this generation instead of following the active one (rebuilds). */
+  readonly generation?: number
+  /** Return once every event that existed at start has been applied (rebuilds). */
+  readonly untilCaughtUp?: boolean
+  readonly onProgress?: (applied: number, last: number) => void
+}
+
+const RETRY_DELAY_MS = 1000
+
+/**
+ * Applies one projection's events in stream order from its MongoDB checkpoint, in batches:
+ * a batch ends when it is full or the consumer has nothing more pending, so a backlog is
+ * applied in large writes and a live event is applied at once. The checkpoint moves only
+ * after the batch's writes, so a crash re-applies at most one batch, which the `_seq`
+ * guards turn into no-ops.
+ */
+export class ProjectionRunner {
+  private messages: ConsumerMessages | undefined
+  private stopped = false
+  private readonly batchSize: number
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    readonly projection: Projection,
+    private readonly options: RunnerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500
+  }
+
+  async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const finished = await this.runGeneration()
+        if (finished) return
+      } catch (err) {
+        if (this.stopped) return
+        this.deps.log.error({ err, projection: this.projection.name }, 'projection failed; resuming from its checkpoint')
+        await new Promise((r) => setTimeout(r, RETRY_DELAY_MS))
+      }
+    }
+  }
+
+  stop(): void {
+    this.stopped = true
+    void this.messages?.close()
+  }
+
+  /** True when done for good; false to restart (the active generation changed). */
+  private async runGeneration(): Promise<boolean> {
+    const { js, readModels } = this.deps
+    const generation = this.options.generation ?? readModels.generationOf(this.projection)
+    const collection = readModels.collection(this.projection, generation)
+    const checkpoint = await readModels.checkpoint(this.projection, generation)
+    const last = await this.lastSequence()
+    if (this.options.untilCaughtUp && checkpoint >= last) return true
+
+    const consumer = await js.consumers.get(this.projection.stream, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: checkpoint + 1,
+      filter_subjects: this.projection.canHandle.map((type) => `${SUBJECT_ROOT}.*.*.*.${type}`),
+    })
+    this.messages = await consumer.consume({ max_messages: this.batchSize })
+    if (this.stopped) return true
+    let batch: RecordedEvent[] = []
+    for await (const msg of this.messages) {
+      batch.push(decodeEvent(msg))
+      if (batch.length < this.batchSize && msg.info.pending > 0) continue
+      await applyEvents(collection, this.projection, batch)
+      await readModels.advance(this.projection, generation, msg.seq)
+      this.options.onProgress?.(msg.seq, Math.max(last, msg.seq + msg.info.pending))
+      batch = []
+      if (this.options.untilCaughtUp && msg.info.pending === 0) break
+      if (this.stopped) break
+      if (this.options.generation === undefined && readModels.generationOf(this.projection) !== generation) break
+    }
+    await this.messages.close()
+    return this.stopped || this.options.untilCaughtUp === true
+  }
+
+  private async lastSequence(): Promise<number> {
+    const info = await this.deps.jsm.streams.info(this.projection.stream)
+    return info.state.last_seq
+  }
+}

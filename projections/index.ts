@@ -1,0 +1,16 @@
+import type { Projection } from './engine/projection.js'
+import { accountsProjection } from './read-models/accounts.js'
+import { apiKeysProjection } from './read-models/api-keys.js'
+import { sessionsProjection } from './read-models/sessions.js'
+
+export { ReadModels } from './engine/read-models.js'
+export { ProjectionRunner } from './engine/runner.js'
+export { rebuildProjections, type RebuildProgress } from './engine/rebuild.js'
+export { applyToDocument } from './engine/apply.js'
+export type { Projection, Stored } from './engine/projection.js'
+export { accountsProjection, apiKeysProjection, sessionsProjection }
+export type { AccountDoc } from './read-models/accounts.js'
+export type { ApiKeyDoc } from './read-models/api-keys.js'
+export type { SessionDoc } from './read-models/sessions.js'
+
+export const ALL_PROJECTIONS: readonly Projection[] = [accountsProjection, apiKeysProjection, sessionsProjection]

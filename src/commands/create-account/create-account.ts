@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto'
+import { MICROS_PER_USD } from '../../config.js'
+import { Account, decideCreateAccount } from '../../domain/accounts/account.js'
+import type { Infra } from '../../infra/context.js'
+import { execute, type Issuer } from '../execute.js'
+
+export interface AccountCreatedView {
+  readonly id: string
+  readonly name: string
+  readonly monthlyBudget: number
+  readonly createdAt: string
+}
+
+export async function createAccount(
+  infra: Infra,
+  input: { readonly name: string; readonly monthlyBudgetUsd?: number | undefined },
+  issuer: Issuer,
+): Promise<AccountCreatedView> {
+  const id = randomUUID()
+  const monthlyBudgetUsd = input.monthlyBudgetUsd ?? infra.config.DEFAULT_MONTHLY_BUDGET_USD
+  const monthlyBudgetMicros = Math.round(monthlyBudgetUsd * MICROS_PER_USD)
+  const { appended } = await execute(infra, Account, { accountId: id, aggregateId: id }, (state) => decideCreateAccount({ name: input.name, monthlyBudgetMicros }, state), issuer)
+  const created = appended[0]
+  if (!created || created.type !== 'AccountCreated') throw new Error('account creation appended no AccountCreated')
+  return { id, name: created.data.name, monthlyBudget: created.data.monthlyBudgetMicros / MICROS_PER_USD, createdAt: created.occurredAt }
+}

@@ -1,0 +1,51 @@
+import { Type, type Static, type TSchema } from 'typebox'
+import { Value } from 'typebox/value'
+
+/**
+ * Configuration comes only from environment variables, validated once at boot.
+ * Every variable is documented in docs/configuration.md.
+ */
+export const ConfigSchema = Type.Object({
+  NATS_URL: Type.String({ minLength: 1, default: 'nats://127.0.0.1:4222', description: 'NATS server(s), comma-separated' }),
+  MONGODB_URL: Type.String({ pattern: '^mongodb(\\+srv)?://', default: 'mongodb://127.0.0.1:27017/mats', description: 'MongoDB connection string; its path names the database' }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ format: 'uri', description: 'Base address advertised in the OpenAPI servers list' })),
+  NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
+  DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
+  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 5000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+})
+
+export type Config = Static<typeof ConfigSchema>
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`)
+  }
+}
+
+/** Reads only the variables the schema names; empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {}
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key]
+    if (value !== undefined && value !== '') raw[key] = value
+  }
+  return parseWith(ConfigSchema, raw)
+}
+
+function parseWith<S extends TSchema>(schema: S, raw: Record<string, string>): Static<S> {
+  const value = Value.Default(schema, Value.Convert(schema, raw))
+  const problems = [...Value.Errors(schema, value)].map((e) => `${e.instancePath.slice(1) || 'config'}: ${e.message} (got ${JSON.stringify(valueAt(raw, e.instancePath))})`)
+  if (problems.length > 0) throw new ConfigError(problems)
+  return value as Static<S>
+}
+
+function valueAt(raw: Record<string, string>, pointer: string): string | undefined {
+  return raw[pointer.slice(1)]
+}
+
+export const MICROS_PER_USD = 1_000_000

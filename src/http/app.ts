@@ -1,0 +1,31 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Infra } from '../infra/context.js'
+import auth from './plugins/auth.js'
+import errors from './plugins/errors.js'
+import openapi, { API_PREFIX } from './plugins/openapi.js'
+import agents from './routes/agents.js'
+import me from './routes/me.js'
+import sessions from './routes/sessions.js'
+import system from './routes/system.js'
+import './types.js'
+
+export interface AppOptions {
+  readonly infra: Infra
+}
+
+/** The whole HTTP API as one plugin; src/http/server.ts is the shell that listens. */
+const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
+  fastify.decorate('infra', infra)
+  await fastify.register(errors)
+  await fastify.register(openapi)
+  await fastify.register(auth)
+  await fastify.register(system)
+  await fastify.register(async (v1) => {
+    await v1.register(agents)
+    await v1.register(sessions)
+    await v1.register(me)
+  }, { prefix: API_PREFIX })
+}
+
+export default fp(app, { name: 'mats-app' })

@@ -1,0 +1,78 @@
+import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify'
+import fp from 'fastify-plugin'
+import {
+  BudgetExhaustedError,
+  ConflictError,
+  DomainError,
+  InvalidInputError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../domain/errors.js'
+import { EventStoreUnavailableError } from '../../infra/nats/event-store.js'
+
+const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
+  [InvalidInputError, 400],
+  [UnauthorizedError, 401],
+  [BudgetExhaustedError, 402],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [EventStoreUnavailableError, 503],
+]
+
+/** The one error handler: every failure leaves as `{ error }` with the right status. */
+export default fp(async function errors(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err.validation) {
+      return reply.code(400).send({ error: describeValidation(err.validation, err.validationContext ?? 'body') })
+    }
+    const mapped = STATUS_OF.find(([type]) => err instanceof type)
+    if (mapped) {
+      if (mapped[1] === 401) void reply.header('www-authenticate', 'Bearer')
+      if (mapped[1] >= 500) request.log.error({ err }, 'dependency unavailable')
+      return reply.code(mapped[1]).send({ error: mapped[1] >= 500 ? 'service temporarily unavailable, retry later' : err.message })
+    }
+    const status = err.statusCode ?? 500
+    if (status >= 400 && status < 500 && !(err instanceof DomainError)) {
+      return reply.code(status).send({ error: err.message })
+    }
+    request.log.error({ err }, 'unhandled error')
+    return reply.code(500).send({ error: 'internal error' })
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}` })
+  })
+})
+
+type Part = 'body' | 'querystring' | 'params' | 'headers' | string
+
+/** `body.name: must NOT have more than 120 characters`: the field first, as the spec asks. */
+export function describeValidation(errors: readonly FastifySchemaValidationError[], part: Part): string {
+  const prefix = part === 'querystring' ? 'query' : part
+  const messages: string[] = []
+  for (const e of errors) {
+    // TypeBox reports an unknown property twice; the additionalProperties entry names it.
+    if (e.keyword === 'boolean') continue
+    const path = prefix + e.instancePath.replaceAll('/', '.')
+    const message = describeOne(path, e)
+    if (!messages.includes(message)) messages.push(message)
+  }
+  return messages.slice(0, 3).join('; ') || `${prefix}: invalid`
+}
+
+function describeOne(path: string, e: FastifySchemaValidationError): string {
+  const params = e.params as Record<string, unknown>
+  if (e.keyword === 'required') {
+    const missing = firstOf(params.requiredProperties) ?? params.missingProperty
+    return `${path}.${String(missing)}: is required`
+  }
+  if (e.keyword === 'additionalProperties') {
+    const extra = firstOf(params.additionalProperties) ?? params.additionalProperty
+    return `${path}.${String(extra)}: is not a known field`
+  }
+  return `${path}: ${e.message}`
+}
+
+function firstOf(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : undefined
+}

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { STREAM_NAMES } from '../../infra/nats/subjects.js'
+import { ErrorBody } from '../schemas/common.js'
+
+/** Liveness and readiness for orchestrators, and the OpenAPI document; no key needed. */
+const system: FastifyPluginAsyncTypebox = async (app) => {
+  const Ok = Type.Object({ status: Type.String() })
+
+  app.get('/healthz', { schema: { response: { 200: Ok } } }, async () => ({ status: 'ok' }))
+
+  app.get('/readyz', { schema: { response: { 200: Ok, 503: ErrorBody } } }, async (_request, reply) => {
+    const problem = await readinessProblem()
+    if (problem) return reply.code(503).send({ error: `not ready: ${problem}` })
+    return { status: 'ready' }
+  })
+
+  app.get('/v1/openapi.json', {
+    schema: { summary: 'This document (OpenAPI 3.1)', operationId: 'getOpenApi', tags: ['meta'], security: [], response: { 200: Type.Object({}, { additionalProperties: true }) } },
+  }, async () => app.swagger())
+
+  async function readinessProblem(): Promise<string | null> {
+    const { nc, jsm, db } = app.infra
+    if (nc.isClosed()) return 'NATS connection closed'
+    try {
+      await Promise.all(STREAM_NAMES.map((name) => jsm.streams.info(name)))
+    } catch {
+      return 'NATS JetStream streams unreachable'
+    }
+    try {
+      await db.command({ ping: 1 })
+    } catch {
+      return 'MongoDB unreachable'
+    }
+    return null
+  }
+}
+
+export default system

@@ -1,0 +1,50 @@
+import { Type, type TSchema } from 'typebox'
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+export const ErrorBody = Type.Object({ error: Type.String() }, { description: 'Every error response has this body.' })
+
+export const Uuid = Type.String({ format: 'uuid' })
+export const DateTime = Type.String({ format: 'date-time' })
+
+export const PAGE_DEFAULT = 1
+export const LIMIT_DEFAULT = 25
+export const LIMIT_MAX = 100
+
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: PAGE_DEFAULT })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT })),
+}
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+})
+
+const ERROR_DESCRIPTIONS = {
+  400: 'Validation error; the message names the field',
+  401: 'Missing, invalid, revoked or expired API key',
+  402: 'Monthly budget exhausted',
+  404: 'Not found, or owned by another account',
+  409: 'An identical task is already pending',
+  429: 'Rate limited; see Retry-After',
+} as const
+
+export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
+
+/** Response schemas for the error statuses a route can answer. */
+export function errors(...statuses: ErrorStatus[]): Record<ErrorStatus, TSchema> {
+  const responses = {} as Record<ErrorStatus, TSchema>
+  for (const status of statuses) responses[status] = Type.Object(ErrorBody.properties, { description: ERROR_DESCRIPTIONS[status] })
+  return responses
+}
+
+export function pageOf(query: { page?: number | undefined; limit?: number | undefined }): { page: number; limit: number } {
+  return { page: query.page ?? PAGE_DEFAULT, limit: query.limit ?? LIMIT_DEFAULT }
+}
+
+export function paginationFor(page: number, limit: number, total: number) {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) }
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto'
+import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Infra } from '../infra/context.js'
+import app from './app.js'
+
+registerAjvFormats()
+
+/**
+ * Bodies are validated strictly (no coercion, no unknown fields); query strings and
+ * path parameters are converted from text, as they must be.
+ */
+export async function buildServer(infra: Infra): Promise<FastifyInstance> {
+  const server = Fastify({
+    loggerInstance: infra.log as FastifyBaseLogger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID()
+    },
+    bodyLimit: 64 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  server.setValidatorCompiler(TypeBoxValidatorCompiler)
+  await server.register(app, { infra })
+  return server as unknown as FastifyInstance
+}

@@ -1,0 +1,52 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import { MongoClient, type Db } from 'mongodb'
+import type { Logger } from 'pino'
+import { ALL_PROJECTIONS, ReadModels } from '../../projections/index.js'
+import type { Config } from '../config.js'
+import { EventStore } from './nats/event-store.js'
+import { ensureStreams } from './nats/streams.js'
+
+/** The connections every role shares; one per process, closed once. */
+export interface Infra {
+  readonly config: Config
+  readonly log: Logger
+  readonly nc: NatsConnection
+  readonly js: JetStreamClient
+  readonly jsm: JetStreamManager
+  readonly events: EventStore
+  readonly mongo: MongoClient
+  readonly db: Db
+  readonly readModels: ReadModels
+  readonly clock: () => Date
+  close(): Promise<void>
+}
+
+export async function connectInfra(config: Config, log: Logger): Promise<Infra> {
+  const nc = await connect({ servers: config.NATS_URL.split(','), name: 'mats', maxReconnectAttempts: -1 })
+  const mongo = new MongoClient(config.MONGODB_URL, { appName: 'mats', serverSelectionTimeoutMS: 10_000 })
+  try {
+    const js = jetstream(nc)
+    const jsm = await jetstreamManager(nc)
+    await ensureStreams(jsm, { replicas: config.NATS_STREAM_REPLICAS })
+    await mongo.connect()
+    const db = mongo.db()
+    const readModels = new ReadModels(db, ALL_PROJECTIONS)
+    await readModels.init()
+    log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
+    return {
+      config, log, nc, js, jsm, mongo, db, readModels,
+      events: new EventStore(js, jsm),
+      clock: () => new Date(),
+      async close() {
+        readModels.close()
+        await nc.drain().catch(() => undefined)
+        await mongo.close()
+      },
+    }
+  } catch (err) {
+    await nc.close().catch(() => undefined)
+    await mongo.close().catch(() => undefined)
+    throw err
+  }
+}

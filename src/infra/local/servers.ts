@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { createConnection, createServer } from 'node:net'
+import { delimiter, join, resolve } from 'node:path'
+
+/**
+ * Starts the two servers mats needs as child processes: used by the test suite (random
+ * loopback ports, temporary data) and by `mats dev` for a laptop (fixed ports, `.mats/`).
+ */
+export interface LocalServer {
+  readonly url: string
+  readonly port: number
+  readonly process: ChildProcess
+  stop(): Promise<void>
+}
+
+export class MissingBinaryError extends Error {
+  override readonly name = 'MissingBinaryError'
+}
+
+const PROJECT_BIN = resolve(import.meta.dirname, '../../../.mats/bin')
+
+/** Project-local pinned builds first (scripts/install-servers.sh), then PATH. */
+export function findBinary(name: string): string | null {
+  const local = join(PROJECT_BIN, name)
+  if (existsSync(local)) return local
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, name)
+    if (dir && existsSync(candidate)) return candidate
+  }
+  return null
+}
+
+function requireBinary(name: string): string {
+  const found = findBinary(name)
+  if (!found) throw new MissingBinaryError(`${name} not found in .mats/bin or on PATH: run scripts/install-servers.sh`)
+  return found
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolvePort(port))
+    })
+  })
+}
+
+export async function isListening(host: string, port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = createConnection({ host, port })
+    socket.once('connect', () => { socket.destroy(); done(true) })
+    socket.once('error', () => done(false))
+  })
+}
+
+async function waitUntilListening(child: ChildProcess, name: string, port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before listening`)
+    if (await isListening('127.0.0.1', port)) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${name} did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`)
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done()
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      child.once('exit', () => { clearTimeout(killTimer); done() })
+      child.kill('SIGTERM')
+    })
+}
+
+export interface ServerOptions {
+  readonly dataDir: string
+  readonly port?: number
+  readonly onOutput?: (line: string) => void
+}
+
+async function launch(name: string, args: string[], port: number, opts: ServerOptions, url: string): Promise<LocalServer> {
+  await mkdir(opts.dataDir, { recursive: true })
+  const child = spawn(requireBinary(name), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const forward = (chunk: Buffer) => opts.onOutput?.(chunk.toString())
+  child.stdout?.on('data', forward)
+  child.stderr?.on('data', forward)
+  await waitUntilListening(child, name, port, 15_000)
+  return { url, port, process: child, stop: stopper(child) }
+}
+
+export async function startNats(opts: ServerOptions): Promise<LocalServer> {
+  const port = opts.port ?? (await freePort())
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', opts.dataDir]
+  return launch('nats-server', args, port, opts, `nats://127.0.0.1:${port}`)
+}
+
+/** `mongod` where it is installed, otherwise FerretDB on SQLite. */
+export async function startMongo(opts: ServerOptions & { database: string }): Promise<LocalServer> {
+  const port = opts.port ?? (await freePort())
+  const url = `mongodb://127.0.0.1:${port}/${opts.database}`
+  if (findBinary('mongod')) {
+    return launch('mongod', ['--bind_ip', '127.0.0.1', '--port', String(port), '--dbpath', opts.dataDir, '--quiet'], port, opts, url)
+  }
+  const args = [
+    '--handler=sqlite',
+    `--sqlite-url=file:${opts.dataDir}/`,
+    `--listen-addr=127.0.0.1:${port}`,
+    '--telemetry=disable',
+    '--log-level=error',
+    // Its debug HTTP listener defaults to :8088, which would collide between test servers.
+    '--debug-addr=-',
+    `--state-dir=${opts.dataDir}`,
+  ]
+  return launch('ferretdb', args, port, opts, url)
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto'
+import {
+  JetStreamApiCodes,
+  JetStreamApiError,
+  JetStreamError,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StoredMsg,
+} from '@nats-io/jetstream'
+import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
+import { aggregateSubjects, eventSubject, streamOf } from './subjects.js'
+
+/** Another writer appended to the aggregate since it was loaded. */
+export class ConcurrencyError extends Error {
+  override readonly name = 'ConcurrencyError'
+}
+
+/** The log could not be read or written (NATS down, timeout). */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError'
+}
+
+export interface AggregateKey {
+  /** `*` when only the aggregate id is known (operator commands such as key revocation). */
+  readonly accountId: string
+  readonly aggregateId: string
+}
+
+export interface Loaded<State, Event extends EventDraft> {
+  readonly state: State
+  /** Stream sequence of the aggregate's last event; 0 when it has none. */
+  readonly version: number
+  readonly accountId: string | null
+  readonly events: readonly Recorded<Event>[]
+}
+
+export interface AppendOptions {
+  readonly expectedVersion: number
+  readonly metadata: EventMetadata
+  readonly now: Date
+}
+
+const LOAD_BATCH = 256
+const utf8 = new TextDecoder()
+
+export class EventStore {
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+  ) {}
+
+  async load<State, Event extends EventDraft>(
+    aggregate: Aggregate<State, Event>,
+    key: AggregateKey,
+  ): Promise<Loaded<State, Event>> {
+    const events = await this.readAggregate<Event>(aggregate.category, key)
+    let state = aggregate.initialState
+    for (const event of events) state = aggregate.evolve(state, event as unknown as Event)
+    const last = events.at(-1)
+    return { state, version: last?.seq ?? 0, accountId: last?.accountId ?? null, events }
+  }
+
+  /**
+   * Appends drafts in order. The first is guarded by `expectedVersion` (the last sequence
+   * on the aggregate's subjects); each next one by the sequence its predecessor got, so a
+   * concurrent writer makes the append fail with ConcurrencyError instead of interleaving.
+   */
+  async append<State, Event extends EventDraft>(
+    aggregate: Aggregate<State, Event>,
+    key: AggregateKey & { accountId: string },
+    drafts: readonly Event[],
+    options: AppendOptions,
+  ): Promise<Recorded<Event>[]> {
+    const recorded: Recorded<Event>[] = []
+    let expected = options.expectedVersion
+    for (const draft of drafts) {
+      const envelope: EventEnvelope = {
+        id: randomUUID(),
+        type: draft.type,
+        version: aggregate.versions[draft.type as Event['type']],
+        occurredAt: options.now.toISOString(),
+        accountId: key.accountId,
+        aggregateId: key.aggregateId,
+        data: draft.data,
+        metadata: options.metadata,
+      }
+      const subject = eventSubject(aggregate.category, key.accountId, key.aggregateId, draft.type)
+      const seq = await this.publish(subject, envelope, expected, aggregateSubjects(aggregate.category, key.accountId, key.aggregateId))
+      recorded.push({ ...envelope, seq, subject } as unknown as Recorded<Event>)
+      expected = seq
+    }
+    return recorded
+  }
+
+  private async publish(subject: string, envelope: EventEnvelope, expected: number, guard: string): Promise<number> {
+    try {
+      const ack = await this.js.publish(subject, JSON.stringify(envelope), {
+        msgID: envelope.id,
+        expect: { lastSubjectSequence: expected, lastSubjectSequenceSubject: guard },
+      })
+      return ack.seq
+    } catch (err) {
+      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamWrongLastSequence) {
+        throw new ConcurrencyError(`${guard} moved past sequence ${expected}`, { cause: err })
+      }
+      throw new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })
+    }
+  }
+
+  private async readAggregate<Event extends EventDraft>(category: AggregateCategory, key: AggregateKey): Promise<Recorded<Event>[]> {
+    const stream = streamOf(category)
+    const filter = aggregateSubjects(category, key.accountId, key.aggregateId)
+    const events: Recorded<Event>[] = []
+    let from = 1
+    for (;;) {
+      const batch = await this.directBatch(stream, filter, from)
+      for (const msg of batch) events.push(decodeEvent(msg) as unknown as Recorded<Event>)
+      if (batch.length < LOAD_BATCH) return events
+      from = (batch.at(-1)?.seq ?? from) + 1
+    }
+  }
+
+  private async directBatch(stream: string, filter: string, seq: number): Promise<StoredMsg[]> {
+    try {
+      const iterator = await this.jsm.direct.getBatch(stream, { seq, next_by_subj: filter, batch: LOAD_BATCH })
+      const messages: StoredMsg[] = []
+      for await (const msg of iterator) messages.push(msg)
+      return messages
+    } catch (err) {
+      // An aggregate with no (more) events: the direct get answers 404.
+      if (err instanceof JetStreamError && 'code' in err && err.code === 404) return []
+      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.NoMessageFound) return []
+      throw new EventStoreUnavailableError(`could not read ${filter} from ${stream}`, { cause: err })
+    }
+  }
+}
+
+export function decodeEvent(msg: { subject: string; seq: number; data: Uint8Array }): RecordedEvent {
+  const envelope = JSON.parse(utf8.decode(msg.data)) as EventEnvelope
+  return { ...envelope, seq: msg.seq, subject: msg.subject }
+}

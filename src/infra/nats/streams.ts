@@ -1,0 +1,67 @@
+import {
+  DiscardPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+  type StreamConfig,
+} from '@nats-io/jetstream'
+import { STREAMS, STREAM_NAMES } from './subjects.js'
+
+const SECOND_NS = 1_000_000_000
+
+export interface StreamOptions {
+  /** JetStream replicas: 1 locally, 3 in production (see docs/operations.md). */
+  readonly replicas: number
+}
+
+function configFor(name: keyof typeof STREAMS, options: StreamOptions): Partial<StreamConfig> & { name: string } {
+  return {
+    name,
+    subjects: [...STREAMS[name].subjects],
+    description: `mats event log: ${STREAMS[name].categories.join(', ')} events`,
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    // The log is the source of truth: nothing ages out.
+    max_age: 0,
+    max_msgs: -1,
+    max_bytes: -1,
+    num_replicas: options.replicas,
+    duplicate_window: 120 * SECOND_NS,
+    // Direct gets let any replica answer aggregate loads without a consumer.
+    allow_direct: true,
+    deny_delete: true,
+    deny_purge: true,
+  }
+}
+
+/** Creates the streams, or brings their config up to date; safe to call from every process. */
+export async function ensureStreams(jsm: JetStreamManager, options: StreamOptions): Promise<void> {
+  for (const name of STREAM_NAMES) {
+    const config = configFor(name, options)
+    try {
+      await jsm.streams.info(name)
+      await jsm.streams.update(name, config)
+    } catch (err) {
+      if (!isStreamNotFound(err)) throw err
+      try {
+        await jsm.streams.add(config)
+      } catch (addErr) {
+        // Another process created it between our info and add.
+        if (!isStreamNameInUse(addErr)) throw addErr
+      }
+    }
+  }
+}
+
+const STREAM_NAME_IN_USE = 10058
+
+function isStreamNotFound(err: unknown): boolean {
+  return err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound
+}
+
+function isStreamNameInUse(err: unknown): boolean {
+  return err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE
+}

@@ -1,0 +1,38 @@
+import type { AggregateCategory } from '../../domain/message.js'
+
+/**
+ * Subject scheme: `mats.<category>.<accountId>.<aggregateId>.<EventType>`.
+ * A subscriber picks exactly what it needs with wildcards, e.g. every event of an
+ * account (`mats.*.<accountId>.>`), one task (`mats.task.*.<taskId>.*`) or every
+ * completion (`mats.task.*.*.TaskCompleted`). See docs/events.md.
+ */
+export const SUBJECT_ROOT = 'mats'
+
+export const STREAMS = {
+  MATS_ACCOUNTS: { subjects: [`${SUBJECT_ROOT}.account.>`, `${SUBJECT_ROOT}.apikey.>`], categories: ['account', 'apikey'] },
+  MATS_SESSIONS: { subjects: [`${SUBJECT_ROOT}.session.>`], categories: ['session'] },
+  MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`], categories: ['task'] },
+} as const satisfies Record<string, { subjects: readonly string[]; categories: readonly AggregateCategory[] }>
+
+export type StreamName = keyof typeof STREAMS
+
+export const STREAM_NAMES = Object.keys(STREAMS) as StreamName[]
+
+export function streamOf(category: AggregateCategory): StreamName {
+  const found = STREAM_NAMES.find((name) => (STREAMS[name].categories as readonly string[]).includes(category))
+  if (!found) throw new Error(`no stream holds category ${category}`)
+  return found
+}
+
+export function eventSubject(category: AggregateCategory, accountId: string, aggregateId: string, type: string): string {
+  return `${SUBJECT_ROOT}.${category}.${accountId}.${aggregateId}.${type}`
+}
+
+/** Every event of one aggregate; `accountId` may be `*` when only the id is known. */
+export function aggregateSubjects(category: AggregateCategory, accountId: string, aggregateId: string): string {
+  return `${SUBJECT_ROOT}.${category}.${accountId}.${aggregateId}.*`
+}
+
+export function eventTypeSubjects(category: AggregateCategory, type: string): string {
+  return `${SUBJECT_ROOT}.${category}.*.*.${type}`
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { ALL_PROJECTIONS, ProjectionRunner } from '../projections/index.js'
+import type { Config } from './config.js'
+import { buildServer } from './http/server.js'
+import { connectInfra, type Infra } from './infra/context.js'
+
+export const ROLES = ['api', 'worker', 'projector'] as const
+export type Role = (typeof ROLES)[number]
+
+export interface RunningService {
+  readonly infra: Infra
+  readonly server: FastifyInstance | null
+  /** The API's base address (`http://host:port`), when the api role runs. */
+  readonly url: string | null
+  stop(): Promise<void>
+}
+
+/** Runs the given roles in this process over one set of connections. */
+export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>): Promise<RunningService> {
+  const infra = await connectInfra(config, log)
+  const runners = roles.has('projector')
+    ? ALL_PROJECTIONS.map((p) => new ProjectionRunner({ js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log }, p))
+    : []
+  const running = runners.map((r) => r.run())
+  let server: FastifyInstance | null = null
+  let url: string | null = null
+  if (roles.has('api')) {
+    server = await buildServer(infra)
+    url = await server.listen({ host: config.HOST, port: config.PORT })
+  }
+  log.info({ roles: [...roles], url }, 'mats started')
+  let stopping: Promise<void> | undefined
+  return {
+    infra, server, url,
+    stop() {
+      stopping ??= (async () => {
+        await server?.close()
+        for (const runner of runners) runner.stop()
+        await Promise.all(running)
+        await infra.close()
+        log.info('mats stopped')
+      })()
+      return stopping
+    },
+  }
+}
