@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Infra } from '../infra/context.js'
 import app from './app.js'
+import { validatorCompiler } from './validator.js'
 
 registerAjvFormats()
 
-/**
- * Bodies are validated strictly (no coercion, no unknown fields); query strings and
- * path parameters are converted from text, as they must be.
- */
 export async function buildServer(infra: Infra): Promise<FastifyInstance> {
   const server = Fastify({
     loggerInstance: infra.log as FastifyBaseLogger,
@@ -21,7 +18,7 @@ export async function buildServer(infra: Infra): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>()
-  server.setValidatorCompiler(TypeBoxValidatorCompiler)
+  server.setValidatorCompiler(validatorCompiler)
   await server.register(app, { infra })
   return server as unknown as FastifyInstance
 }

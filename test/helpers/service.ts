@@ -1,0 +1,42 @@
+import pino from 'pino'
+import type { Test } from 'tap'
+import { loadConfig, type Config } from '../../src/config.js'
+import { connectInfra, type Infra } from '../../src/infra/context.js'
+import { ROLES, startService, type Role, type RunningService } from '../../src/service.js'
+import type { TestServers } from './servers.js'
+
+export const testLog = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' })
+
+export function testConfig(servers: TestServers, overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NATS_URL: servers.natsUrl,
+    MONGODB_URL: servers.mongoUrl,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  })
+}
+
+export interface TestService extends RunningService {
+  readonly url: string
+}
+
+/** The service in this process, listening on a random port; stopped when the test ends. */
+export async function startTestService(
+  t: Test,
+  servers: TestServers,
+  options: { env?: Record<string, string>; roles?: readonly Role[] } = {},
+): Promise<TestService> {
+  const service = await startService(testConfig(servers, options.env), testLog(), new Set(options.roles ?? ROLES))
+  t.teardown(() => service.stop())
+  if (!service.url) throw new Error('the api role is not running')
+  return { ...service, url: service.url, stop: () => service.stop() }
+}
+
+/** Connections without any role: for operator commands and direct reads in tests. */
+export async function connectTestInfra(t: Test, servers: TestServers, env: Record<string, string> = {}): Promise<Infra> {
+  const infra = await connectInfra(testConfig(servers, env), testLog())
+  t.teardown(() => infra.close())
+  return infra
+}
