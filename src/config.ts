@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { Value } from 'typebox/value'
+import { convertText } from './infra/typebox/convert-text.js'
 
 /**
  * Configuration comes only from environment variables, validated once at boot.
@@ -14,7 +15,7 @@ export const ConfigSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ format: 'uri', description: 'Base address advertised in the OpenAPI servers list' })),
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
-  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 5000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),
+  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 4000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
 })
 
@@ -38,14 +39,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 function parseWith<S extends TSchema>(schema: S, raw: Record<string, string>): Static<S> {
-  const value = Value.Default(schema, Value.Convert(schema, raw))
-  const problems = [...Value.Errors(schema, value)].map((e) => `${e.instancePath.slice(1) || 'config'}: ${e.message} (got ${JSON.stringify(valueAt(raw, e.instancePath))})`)
+  const { value: converted, lossy } = convertText(schema, raw)
+  const value = Value.Default(schema, converted)
+  const problems = [
+    ...lossy.map(({ key, text }) => `${key}: must be a number written plainly (got ${JSON.stringify(text)})`),
+    ...[...Value.Errors(schema, value)]
+      .filter((e) => !lossy.some(({ key }) => `/${key}` === e.instancePath))
+      .map((e) => `${e.instancePath.slice(1) || 'config'}: ${e.message} (got ${JSON.stringify(raw[e.instancePath.slice(1)])})`),
+  ]
   if (problems.length > 0) throw new ConfigError(problems)
   return value as Static<S>
-}
-
-function valueAt(raw: Record<string, string>, pointer: string): string | undefined {
-  return raw[pointer.slice(1)]
 }
 
 export const MICROS_PER_USD = 1_000_000

@@ -2,7 +2,6 @@ import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStr
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
-import { SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
 import { applyEvents } from './apply.js'
 import type { Projection } from './projection.js'
 import type { ReadModels } from './read-models.js'
@@ -72,10 +71,11 @@ export class ProjectionRunner {
     const last = await this.lastSequence()
     if (this.options.untilCaughtUp && checkpoint >= last) return true
 
+    // Unfiltered on purpose: the checkpoint is a position in the stream, so it must pass
+    // over the events this projection ignores too, or "caught up" could never be seen.
     const consumer = await js.consumers.get(this.projection.stream, {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: checkpoint + 1,
-      filter_subjects: this.projection.canHandle.map((type) => `${SUBJECT_ROOT}.*.*.*.${type}`),
     })
     this.messages = await consumer.consume({ max_messages: this.batchSize })
     if (this.stopped) return true

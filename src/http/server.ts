@@ -19,6 +19,11 @@ export async function buildServer(infra: Infra): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>()
   server.setValidatorCompiler(validatorCompiler)
+  // Bodies are JSON only: anything else is a 415, not a string that fails validation.
+  server.removeContentTypeParser('text/plain')
+  server.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id)
+  })
   await server.register(app, { infra })
   return server as unknown as FastifyInstance
 }

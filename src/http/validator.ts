@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { Value } from 'typebox/value'
+import { convertText } from '../infra/typebox/convert-text.js'
 
 /**
  * TypeBox validation for every route. Bodies are checked as sent: no coercion, so
@@ -11,27 +11,20 @@ import { Value } from 'typebox/value'
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema)
-  return (value: unknown) => {
-    // Value.Convert converts in place, so the text as sent is kept aside first.
-    const raw = httpPart === 'body' || !isRecord(value) ? value : { ...value }
-    const converted = httpPart === 'body' ? value : Value.Convert(schema, value)
-    const lossy = httpPart === 'body' ? [] : lossyConversions(raw, converted)
-    if (lossy.length > 0) return { error: lossy }
-    if (check.Check(converted)) return { value: converted }
-    return { error: check.Errors(converted) as FastifySchemaValidationError[] }
+  return (input: unknown) => {
+    let value = input
+    if (httpPart !== 'body' && isRecord(input)) {
+      const converted = convertText(schema, input)
+      if (converted.lossy.length > 0) return { error: converted.lossy.map(lossyError) }
+      value = converted.value
+    }
+    if (check.Check(value)) return { value }
+    return { error: check.Errors(value) as FastifySchemaValidationError[] }
   }
 }
 
-function lossyConversions(raw: unknown, converted: unknown): FastifySchemaValidationError[] {
-  if (!isRecord(raw) || !isRecord(converted)) return []
-  const errors: FastifySchemaValidationError[] = []
-  for (const [key, before] of Object.entries(raw)) {
-    const after = converted[key]
-    if (typeof before === 'string' && typeof after === 'number' && String(after) !== before) {
-      errors.push({ keyword: 'type', instancePath: `/${key}`, schemaPath: '#', params: { type: 'number' }, message: `must be a number written plainly (got "${before}")` })
-    }
-  }
-  return errors
+function lossyError({ key, text }: { key: string; text: string }): FastifySchemaValidationError {
+  return { keyword: 'type', instancePath: `/${key}`, schemaPath: '#', params: { type: 'number' }, message: `must be a number written plainly (got "${text}")` }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -30,8 +30,10 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex')
 }
 
+const SHA256_HEX = /^[0-9a-f]{64}$/
+
+/** Constant-time comparison of two SHA-256 hex digests; anything else is unequal. */
 export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex')
-  const right = Buffer.from(b, 'hex')
-  return left.length === right.length && timingSafeEqual(left, right)
+  if (!SHA256_HEX.test(a) || !SHA256_HEX.test(b)) return false
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'))
 }

@@ -54,25 +54,22 @@ export function describeValidation(errors: readonly FastifySchemaValidationError
     // TypeBox reports an unknown property twice; the additionalProperties entry names it.
     if (e.keyword === 'boolean') continue
     const path = prefix + e.instancePath.replaceAll('/', '.')
-    const message = describeOne(path, e)
-    if (!messages.includes(message)) messages.push(message)
+    for (const message of describeOne(path, e)) if (!messages.includes(message)) messages.push(message)
   }
   return messages.slice(0, 3).join('; ') || `${prefix}: invalid`
 }
 
-function describeOne(path: string, e: FastifySchemaValidationError): string {
+function describeOne(path: string, e: FastifySchemaValidationError): string[] {
   const params = e.params as Record<string, unknown>
   if (e.keyword === 'required') {
-    const missing = firstOf(params.requiredProperties) ?? params.missingProperty
-    return `${path}.${String(missing)}: is required`
+    return namesIn(params.requiredProperties ?? params.missingProperty).map((name) => `${path}.${name}: is required`)
   }
   if (e.keyword === 'additionalProperties') {
-    const extra = firstOf(params.additionalProperties) ?? params.additionalProperty
-    return `${path}.${String(extra)}: is not a known field`
+    return namesIn(params.additionalProperties ?? params.additionalProperty).map((name) => `${path}.${name}: is not a known field`)
   }
-  return `${path}: ${e.message}`
+  return [`${path}: ${e.message}`]
 }
 
-function firstOf(value: unknown): unknown {
-  return Array.isArray(value) ? value[0] : undefined
+function namesIn(value: unknown): string[] {
+  return (Array.isArray(value) ? value : [value]).map(String)
 }

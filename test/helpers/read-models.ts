@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { resolve } from 'node:path'
+import type { Test } from 'tap'
+import { ALL_PROJECTIONS, ProjectionRunner, ReadModels } from '../../projections/index.js'
+import type { Infra } from '../../src/infra/context.js'
+
+export type Snapshot = Record<string, unknown[]>
+
+/** Every document of every read model's active generation, in `_id` order. */
+export async function snapshot(readModels: ReadModels): Promise<Snapshot> {
+  await readModels.refresh()
+  const result: Snapshot = {}
+  for (const projection of ALL_PROJECTIONS) {
+    result[projection.name] = await readModels.collection(projection).find({}).sort({ _id: 1 }).toArray()
+  }
+  return result
+}
+
+/** Read models in another database of the same server, filled by one clean pass. */
+export async function cleanPass(infra: Infra, database: string): Promise<ReadModels> {
+  const readModels = await readModelsIn(infra, database)
+  await catchUp(infra, readModels)
+  return readModels
+}
+
+export async function readModelsIn(infra: Infra, database: string): Promise<ReadModels> {
+  const readModels = new ReadModels(infra.mongo.db(database), ALL_PROJECTIONS)
+  await readModels.init()
+  return readModels
+}
+
+/** Runs every projection until it has applied everything in its stream. */
+export async function catchUp(infra: Infra, readModels: ReadModels, batchSize?: number): Promise<void> {
+  const deps = { js: infra.js, jsm: infra.jsm, readModels, log: infra.log }
+  await Promise.all(ALL_PROJECTIONS.map((p) => new ProjectionRunner(deps, p, { untilCaughtUp: true, ...(batchSize ? { batchSize } : {}) }).run()))
+}
+
+const MATS = resolve(import.meta.dirname, '../../bin/mats.js')
+
+/** Runs the `mats` CLI as a separate process, as an operator would. */
+export function spawnMats(t: Test, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [MATS, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  return child
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
+  return new Promise((done) => child.once('exit', (code) => done(code)))
+}
+
+export function collectOutput(child: ChildProcess): { text: () => string } {
+  let out = ''
+  child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { out += chunk.toString() })
+  return { text: () => out }
+}

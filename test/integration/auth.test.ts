@@ -1,0 +1,186 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import t, { type Test } from 'tap'
+import type { CreatedApiKey } from '../../src/commands/create-api-key/create-api-key.js'
+import { operator } from '../../src/commands/execute.js'
+import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
+import { InvalidInputError, NotFoundError } from '../../src/domain/errors.js'
+import type { Infra } from '../../src/infra/context.js'
+import { ApiClient, type ApiResponse } from '../helpers/http.js'
+import { aCaller, aKey, anAccount, aSessionBody } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { connectTestInfra, startTestService } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+interface KeyInfo { id: string; name: string; keyPrefix: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null }
+interface ErrorBody { error: string }
+
+const servers = await startServers(t)
+const service = await startTestService(t, servers)
+const ops = await connectTestInfra(t, servers) // an operator's process, as the CLI would be
+const anonymous = new ApiClient(service.url)
+const PROTECTED = ['/v1/agents', '/v1/me']
+
+const aForgedKey = () => `mats_${randomBytes(32).toString('base64url')}`
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
+
+function assertUnauthorized(t: Test, res: ApiResponse<unknown>, what: string, message: RegExp): void {
+  t.equal(res.status, 401, `${what}: 401`)
+  t.equal(res.headers.get('www-authenticate'), 'Bearer', `${what}: WWW-Authenticate: Bearer`)
+  const body = res.body as Record<string, unknown>
+  t.same(Object.keys(body ?? {}), ['error'], `${what}: body is exactly { error }`)
+  t.match(body?.error, message, `${what}: the error says why`)
+}
+
+/** Polls GET /v1/agents until it answers anything but 200; returns that answer and when it came. */
+function firstRefusal(api: ApiClient, what: string, timeoutMs: number) {
+  return until(what, async () => {
+    const res = await api.get<ErrorBody>('/v1/agents')
+    return res.status !== 200 && { res, at: Date.now() }
+  }, timeoutMs)
+}
+
+/** Every document of every collection of every database on the server, as JSON. */
+async function everyMongoDocument(infra: Infra): Promise<{ where: string; collection: string; text: string }[]> {
+  const dumps: { where: string; collection: string; text: string }[] = []
+  const { databases } = await infra.mongo.db().admin().listDatabases()
+  for (const { name } of databases) {
+    const db = infra.mongo.db(name)
+    for (const { name: collection } of await db.listCollections({}, { nameOnly: true }).toArray()) {
+      dumps.push({ where: `${name}.${collection}`, collection, text: JSON.stringify(await db.collection(collection).find({}).toArray()) })
+    }
+  }
+  return dumps
+}
+
+/** Every stored message (subject, headers, data) of every JetStream stream, and how many the streams say they hold. */
+async function everyStreamMessage(infra: Infra): Promise<{ messages: { stream: string; text: string }[]; held: number }> {
+  const messages: { stream: string; text: string }[] = []
+  let held = 0
+  for await (const stream of infra.jsm.streams.names()) {
+    const { state } = await infra.jsm.streams.info(stream)
+    held += state.messages
+    if (state.messages === 0) continue
+    for (let seq = state.first_seq; seq <= state.last_seq; seq++) {
+      const m = await infra.jsm.streams.getMessage(stream, { seq })
+      if (!m) continue
+      const headers = m.header.keys().flatMap((k) => m.header.values(k).map((v) => `${k}: ${v}`))
+      messages.push({ stream, text: [m.subject, ...headers, m.string()].join('\n') })
+    }
+  }
+  return { messages, held }
+}
+
+t.test('given a missing, malformed, unknown, revoked or expired key, when calling a protected route, then 401 { error } with WWW-Authenticate', async (t) => {
+  const account = await anAccount(service.infra)
+  const valid = await aKey(service.infra, account.id)
+  const revoked = await aKey(service.infra, account.id)
+  await revokeApiKey(ops, { keyId: revoked.id }, operator())
+  const expiresAt = new Date(Date.now() + 300)
+  const expired = await aKey(service.infra, account.id, { expiresAt })
+  await until('the short-lived key to pass its expiry', () => Date.now() > expiresAt.getTime(), 5000)
+
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['no Authorization header', {}, /missing Authorization/],
+    ['Basic scheme', { authorization: 'Basic abc' }, /malformed/],
+    ['Bearer alone', { authorization: 'Bearer' }, /malformed/],
+    ['Bearer with two tokens', { authorization: 'Bearer a b' }, /malformed/],
+    ['well-formed but unknown key', bearer(aForgedKey()), /invalid API key/],
+    ['a real secret with the wrong prefix', bearer(`test_${valid.key.slice(5)}`), /invalid API key/],
+    ['revoked key', bearer(revoked.key), /revoked/],
+    ['expired key', bearer(expired.key), /expired/],
+  ]
+  for (const path of PROTECTED) {
+    for (const [what, headers, message] of cases) assertUnauthorized(t, await anonymous.get(path, headers), `${path}, ${what}`, message)
+    t.equal((await anonymous.get(path, bearer(valid.key))).status, 200, `${path}, valid key: 200`)
+  }
+})
+
+t.test('given two API processes that both accept a key, when it is revoked, then each refuses it within 5 s', async (t) => {
+  const second = await startTestService(t, servers, { roles: ['api'] })
+  const { account, key } = await aCaller(service.infra, service.url)
+  const processes = [['first (all roles)', new ApiClient(service.url, key.key)], ['second (api only)', new ApiClient(second.url, key.key)]] as const
+  for (const [name, api] of processes) t.equal((await api.get('/v1/agents')).status, 200, `the ${name} process accepts the key`)
+
+  const start = Date.now()
+  t.same(await revokeApiKey(ops, { keyId: key.id }, operator()), { id: key.id, accountId: account.id, revoked: true })
+  const refusals = await Promise.all(processes.map(([name, api]) => firstRefusal(api, `the ${name} process to refuse the key`, 10_000)))
+  processes.forEach(([name], i) => {
+    const refusal = refusals[i]
+    if (!refusal) throw new Error(`no refusal measured for ${name}`)
+    const ms = refusal.at - start
+    t.comment(`${name} process refused the revoked key ${ms} ms after revokeApiKey was called`)
+    assertUnauthorized(t, refusal.res, name, /revoked/)
+    t.ok(ms < 5000, `the ${name} process refuses the key within 5 s (took ${ms} ms)`)
+  })
+
+  t.same(await revokeApiKey(ops, { keyId: key.id }, operator()), { id: key.id, accountId: account.id, revoked: false }, 'revoking again changes nothing')
+  await t.rejects(revokeApiKey(ops, { keyId: randomUUID() }, operator()), NotFoundError, 'an unknown key id is NotFoundError')
+})
+
+t.test('given a key that expires in 1.5 s, when that time passes, then it is refused as expired', async (t) => {
+  const account = await anAccount(service.infra)
+  const expiresAt = new Date(Date.now() + 1500)
+  const key = await aKey(service.infra, account.id, { expiresAt })
+  t.equal(key.expiresAt, expiresAt.toISOString())
+  const api = new ApiClient(service.url, key.key)
+  t.equal((await api.get('/v1/agents')).status, 200, 'it works before its expiry')
+  const refusal = await firstRefusal(api, 'the key to expire', 10_000)
+  t.ok(refusal.at >= expiresAt.getTime(), `it is not refused before expiresAt (refused ${refusal.at - expiresAt.getTime()} ms after)`)
+  assertUnauthorized(t, refusal.res, 'after expiresAt', /expired/)
+
+  await t.rejects(aKey(service.infra, account.id, { expiresAt: new Date(Date.now() - 1000) }), InvalidInputError, 'an expiresAt in the past is refused')
+})
+
+t.test('given several keys created and used, when reading everything at rest, then no raw key is stored anywhere', async (t) => {
+  const account = await anAccount(service.infra)
+  const keys: CreatedApiKey[] = []
+  for (let i = 0; i < 3; i++) keys.push(await aKey(service.infra, account.id, { name: `key ${i}` }))
+  for (const key of keys) {
+    const api = new ApiClient(service.url, key.key)
+    t.equal((await api.get('/v1/agents')).status, 200)
+    t.equal((await api.get('/v1/me')).status, 200)
+    t.equal((await api.post('/v1/sessions', aSessionBody())).status, 201)
+  }
+  await revokeApiKey(ops, { keyId: keys[2]?.id ?? '' }, operator())
+
+  const documents = await everyMongoDocument(ops)
+  const { messages, held } = await everyStreamMessage(ops)
+  t.ok(documents.length > 0 && messages.length > 0, `read ${documents.length} collections and ${messages.length} stream messages`)
+  t.equal(messages.length, held, 'every message the streams hold was read')
+  keys.forEach((key, i) => {
+    const secret = key.key.slice(5)
+    t.same(documents.filter((d) => d.text.includes(secret)).map((d) => d.where), [], `key ${i}: in no MongoDB collection`)
+    t.same(messages.filter((m) => m.text.includes(secret)).map((m) => m.stream), [], `key ${i}: in no stream message`)
+    t.ok(documents.some((d) => d.collection.startsWith('api_keys') && d.text.includes(sha256(key.key))), `key ${i}: its SHA-256 is in api_keys`)
+    t.ok(messages.some((m) => m.stream === 'MATS_ACCOUNTS' && m.text.includes(key.keyPrefix)), `key ${i}: its prefix is in MATS_ACCOUNTS`)
+  })
+})
+
+t.test('given two accounts’ keys, when each calls GET /v1/me, then each sees its own key info and never the key', async (t) => {
+  const alice = await aCaller(service.infra, service.url)
+  const bobAccount = await anAccount(service.infra)
+  const bob = await aKey(service.infra, bobAccount.id, { name: 'bob ci', expiresAt: new Date(Date.now() + 3_600_000) })
+  for (const [who, key] of [['alice', alice.key], ['bob', bob]] as const) {
+    const before = Date.now()
+    const res = await anonymous.get<{ key: KeyInfo }>('/v1/me', bearer(key.key))
+    const after = Date.now()
+    t.equal(res.status, 200, `${who}: 200`)
+    t.same(Object.keys(res.body), ['key'], `${who}: body is { key }`)
+    const { lastUsedAt, ...info } = res.body.key
+    t.same(info, { id: key.id, name: key.name, keyPrefix: key.key.slice(0, 13), createdAt: key.createdAt, expiresAt: key.expiresAt }, `${who}: the key’s own info`)
+    t.match(lastUsedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/, `${who}: lastUsedAt is a date-time`)
+    const used = Date.parse(lastUsedAt ?? '')
+    t.ok(used >= before && used <= after, `${who}: lastUsedAt is this request (${lastUsedAt})`)
+    t.equal(info.keyPrefix.length, 13)
+    t.equal(key.key.length, 48)
+    t.notOk(JSON.stringify(res.body).includes(key.key), `${who}: the response does not contain the key`)
+  }
+  t.not(alice.key.id, bob.id, 'two different keys were compared')
+})
+
+t.test('given no key, when calling the public routes, then 200', async (t) => {
+  for (const path of ['/v1/openapi.json', '/healthz', '/readyz']) {
+    t.equal((await anonymous.get(path)).status, 200, `${path} needs no key`)
+  }
+})

@@ -1,0 +1,168 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import t from 'tap'
+import { CreateSessionBody, ListSessionsQuery } from '../../src/http/schemas/sessions.js'
+import { ApiClient } from '../helpers/http.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService } from '../helpers/service.js'
+
+type Schema = { type?: string; required?: string[]; properties?: Record<string, Schema>; [keyword: string]: unknown }
+type Media = { schema: Schema }
+type Parameter = { name: string; in: string; required?: boolean; schema: Schema }
+type SecurityRequirement = Record<string, string[]>
+type Operation = {
+  operationId?: string
+  security?: SecurityRequirement[]
+  parameters?: Parameter[]
+  requestBody?: { required?: boolean; content: Record<string, Media> }
+  responses: Record<string, { description: string; content?: Record<string, Media> }>
+}
+type OpenApiDoc = {
+  openapi: string
+  info: { title: string; version: string }
+  servers: { url: string }[]
+  paths: Record<string, Record<string, Operation>>
+  security?: SecurityRequirement[]
+  components: { securitySchemes: Record<string, { type: string; scheme?: string }> }
+}
+
+/**
+ * Every v1 operation and the response statuses the spec's tables give for it, as far as
+ * the routes exist today. Later issues (tasks, MCP) add their rows here.
+ */
+const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
+  '/agents': { get: ['200', '401', '429'] },
+  '/sessions': { get: ['200', '400', '401', '429'], post: ['201', '400', '401', '429'] },
+  '/me': { get: ['200', '401', '429'] },
+  '/openapi.json': { get: ['200'] },
+}
+const PUBLIC_OPERATIONS = new Set(['GET /openapi.json'])
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])
+const PUBLIC_BASE_URL = 'https://mats.example/'
+
+const servers = await startServers(t)
+const service = await startTestService(t, servers, { env: { PUBLIC_BASE_URL } })
+const anonymous = new ApiClient(service.url)
+
+async function theDocument(): Promise<OpenApiDoc> {
+  const res = await anonymous.get<OpenApiDoc>('/v1/openapi.json')
+  if (res.status !== 200) throw new Error(`GET /v1/openapi.json answered ${res.status}: ${JSON.stringify(res.body)}`)
+  return res.body
+}
+
+function operationsOf(doc: OpenApiDoc): [string, string, Operation][] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).filter(([method]) => HTTP_METHODS.has(method)).map(([method, op]): [string, string, Operation] => [path, method, op]))
+}
+
+const jsonSchemaOf = (media: Record<string, Media> | undefined): Schema | undefined => media?.['application/json']?.schema
+const plain = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema))
+
+t.test('given no key, when GET /v1/openapi.json, then it is a valid OpenAPI 3.1 document', async (t) => {
+  const res = await anonymous.get<OpenApiDoc>('/v1/openapi.json')
+  t.equal(res.status, 200, 'no authentication needed')
+  t.match(res.headers.get('content-type'), /^application\/json/)
+  const result = await new Validator().validate(structuredClone(res.body))
+  t.ok(result.valid, `the validator accepts it: ${JSON.stringify(result.errors, null, 2)}`)
+  t.match(res.body.openapi, /^3\.1\./, 'openapi 3.1.x')
+  t.equal(res.body.info.version, '1.0.0', 'API version 1.0.0')
+  t.ok(res.body.info.title, 'it has a title')
+  t.match(res.body.servers[0]?.url, /\/v1$/, 'the server URL is the versioned root')
+  t.equal(res.body.servers[0]?.url, 'https://mats.example/v1', 'PUBLIC_BASE_URL, without its trailing slash, then /v1')
+})
+
+t.test('given the document, then it lists every v1 path of the spec, relative to the server, and nothing else', async (t) => {
+  const doc = await theDocument()
+  const paths = Object.keys(doc.paths)
+  t.same([...paths].sort(), Object.keys(SPEC_OPERATIONS).sort(), 'exactly the spec paths that exist today')
+  t.notOk(paths.some((p) => p.startsWith('/v1')), 'no path repeats the /v1 of the server URL')
+  t.notOk(paths.some((p) => p === '/healthz' || p === '/readyz'), 'probes are not part of the API')
+})
+
+t.test('given the document, then each path has the spec methods and response statuses', async (t) => {
+  const doc = await theDocument()
+  for (const [path, methods] of Object.entries(SPEC_OPERATIONS)) {
+    const item = doc.paths[path] ?? {}
+    t.same(Object.keys(item).filter((m) => HTTP_METHODS.has(m)).sort(), Object.keys(methods).sort(), `${path}: methods`)
+    for (const [method, statuses] of Object.entries(methods)) {
+      t.same(Object.keys(item[method]?.responses ?? {}).sort(), [...statuses].sort(), `${method.toUpperCase()} ${path}: response statuses`)
+    }
+  }
+  const ids = operationsOf(doc).map(([, , op]) => op.operationId)
+  t.notOk(ids.includes(undefined), 'every operation has an operationId')
+  t.equal(new Set(ids).size, ids.length, 'operationIds are unique')
+})
+
+t.test('given the document, then every error response is a JSON object with a required error string', async (t) => {
+  const doc = await theDocument()
+  let seen = 0
+  for (const [path, method, op] of operationsOf(doc)) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      if (Number(status) < 400) continue
+      seen++
+      const schema = jsonSchemaOf(response.content)
+      const where = `${method.toUpperCase()} ${path} ${status}`
+      t.equal(schema?.type, 'object', `${where}: an object`)
+      t.ok(schema?.required?.includes('error'), `${where}: error is required`)
+      t.equal(schema?.properties?.error?.type, 'string', `${where}: error is a string`)
+      t.ok(response.description, `${where}: has a description`)
+    }
+  }
+  const expected = Object.values(SPEC_OPERATIONS).flatMap((m) => Object.values(m).flat()).filter((s) => Number(s) >= 400).length
+  t.equal(seen, expected, 'every error status of the table was checked')
+})
+
+t.test('given POST /sessions, then its request body schema is the TypeBox schema that validates the route', async (t) => {
+  const op = (await theDocument()).paths['/sessions']?.post
+  t.equal(op?.requestBody?.required, true, 'a body is required')
+  const schema = jsonSchemaOf(op?.requestBody?.content)
+  t.match(schema, {
+    type: 'object',
+    required: ['name'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 120 },
+      companyName: { type: 'string', maxLength: 200 },
+      companyUrl: { type: 'string', format: 'uri', maxLength: 500 },
+      industry: { type: 'string', maxLength: 100 },
+      targetAudience: { type: 'string', maxLength: 300 },
+    },
+  })
+  t.same(schema, plain(CreateSessionBody), 'identical to CreateSessionBody')
+})
+
+t.test('given GET /sessions, then its query parameters are page and limit with the spec bounds and defaults', async (t) => {
+  const params = (await theDocument()).paths['/sessions']?.get?.parameters ?? []
+  t.same(params.map((p) => `${p.in}:${p.name}`).sort(), ['query:limit', 'query:page'], 'exactly page and limit, in the query')
+  const byName = (name: string) => params.find((p) => p.name === name)
+  t.match(byName('page'), { required: false, schema: { type: 'integer', minimum: 1, default: 1 } })
+  t.match(byName('limit'), { required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
+  const source = plain(ListSessionsQuery) as Schema
+  for (const p of params) t.same(p.schema, source.properties?.[p.name], `${p.name}: identical to ListSessionsQuery`)
+})
+
+t.test('given the document, then every v1 operation except openapi.json requires bearer auth', async (t) => {
+  const doc = await theDocument()
+  t.match(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer' }, 'bearerAuth is HTTP bearer')
+  t.same(doc.security, [{ bearerAuth: [] }], 'document-level security is bearerAuth')
+  t.same(doc.paths['/openapi.json']?.get?.security, [], 'openapi.json overrides it with []')
+  for (const [path, method, op] of operationsOf(doc)) {
+    const name = `${method.toUpperCase()} ${path}`
+    const effective = op.security ?? doc.security ?? []
+    if (PUBLIC_OPERATIONS.has(name)) {
+      t.same(effective, [], `${name}: public`)
+      continue
+    }
+    t.ok(effective.length > 0 && effective.every((req) => 'bearerAuth' in req), `${name}: needs bearerAuth`)
+  }
+})
+
+t.test('given no key, when each documented operation is called, then the document tells the truth about auth', async (t) => {
+  const doc = await theDocument()
+  for (const [path, method, op] of operationsOf(doc)) {
+    const name = `${method.toUpperCase()} ${path}`
+    const res = await anonymous.request<{ error?: string }>(method.toUpperCase(), `/v1${path}`, method === 'post' ? {} : undefined)
+    const needsKey = (op.security ?? doc.security ?? []).length > 0
+    t.equal(res.status, needsKey ? 401 : 200, `${name} without a key: ${needsKey ? 401 : 200}`)
+    if (needsKey) t.same(Object.keys(res.body), ['error'], `${name}: the 401 body is { error }`)
+  }
+})

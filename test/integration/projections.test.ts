@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto'
+import t from 'tap'
+import { applyEvents } from '../../projections/engine/apply.js'
+import { sessionsProjection } from '../../projections/index.js'
+import { changeAccountBudget } from '../../src/commands/change-account-budget/change-account-budget.js'
+import { operator } from '../../src/commands/execute.js'
+import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
+import { Session } from '../../src/domain/sessions/session.js'
+import { decodeEvent } from '../../src/infra/nats/event-store.js'
+import type { Infra } from '../../src/infra/context.js'
+import { aCaller, aKey, anAccount } from '../helpers/mothers.js'
+import { catchUp, cleanPass, collectOutput, exited, readModelsIn, snapshot, spawnMats } from '../helpers/read-models.js'
+import { otherDatabase, startServers } from '../helpers/servers.js'
+import { startTestService } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+const servers = await startServers(t)
+const service = await startTestService(t, servers)
+const { infra } = service
+
+/** A log with every event type the read models handle, plus a large backlog of sessions. */
+async function seedLog(infra: Infra, backlog: number): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const account = await anAccount(infra, { monthlyBudgetUsd: 10 + i })
+    await changeAccountBudget(infra, { accountId: account.id, monthlyBudgetUsd: 50 + i }, operator())
+    const kept = await aKey(infra, account.id)
+    const revoked = await aKey(infra, account.id, { name: 'revoked' })
+    await revokeApiKey(infra, { keyId: revoked.id }, operator())
+    void kept
+  }
+  const accountId = randomUUID()
+  const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
+  // Appended straight to the log (no inline projection), as a busy API would leave it.
+  for (let start = 0; start < backlog; start += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, backlog - start) }, (_, i) => infra.events.append(
+      Session,
+      { accountId, aggregateId: randomUUID() },
+      [{ type: 'SessionCreated', data: { name: `backlog ${start + i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
+      { expectedVersion: 0, metadata, now: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, start + i)) },
+    )))
+  }
+}
+
+await seedLog(infra, 2500)
+const clean = await snapshot(await cleanPass(infra, 'clean_pass'))
+const sessionsLast = (await infra.jsm.streams.info('MATS_SESSIONS')).state.last_seq
+
+t.test('the clean pass has every read model filled', async (t) => {
+  t.equal(clean.accounts?.length, 3)
+  t.equal(clean.api_keys?.length, 6)
+  t.equal(clean.api_keys?.filter((k) => (k as { revokedAt: string | null }).revokedAt !== null).length, 3)
+  t.equal(clean.sessions?.length, 2500)
+})
+
+t.test('the live read models (inline + projector) equal one clean pass', async (t) => {
+  await until('the live projector to catch up', async () => (await infra.readModels.checkpoint(sessionsProjection, infra.readModels.generationOf(sessionsProjection))) >= sessionsLast, 30_000)
+  t.same(await snapshot(infra.readModels), clean)
+})
+
+t.test('replaying the whole log twice, and a prefix again, changes nothing', async (t) => {
+  const readModels = await readModelsIn(infra, 'replayed')
+  await catchUp(infra, readModels)
+  await catchUp(infra, readModels)
+  for (const projection of readModels.projections) {
+    // Rewind the checkpoint (a checkpoint that was lost, or a replay from scratch).
+    await readModels.db.collection('projection_checkpoints').updateOne({ _id: `${projection.name}@1` as never }, { $set: { seq: 0 } })
+  }
+  await catchUp(infra, readModels, 97)
+  t.same(await snapshot(readModels), clean)
+})
+
+t.test('a crash after a batch was written but before its checkpoint moved is harmless', async (t) => {
+  const readModels = await readModelsIn(infra, 'crashed_in_process')
+  const collection = readModels.collection(sessionsProjection)
+  const batch = []
+  for (let seq = 1; seq <= 700; seq++) {
+    const msg = await infra.jsm.streams.getMessage('MATS_SESSIONS', { seq })
+    if (msg) batch.push(decodeEvent(msg))
+  }
+  // The first 400 documents of a 700-event batch were written, then the process died.
+  await applyEvents(collection, sessionsProjection, batch.slice(0, 400))
+  t.equal(await readModels.checkpoint(sessionsProjection, 1), 0, 'the checkpoint did not move')
+  await catchUp(infra, readModels)
+  t.same(await snapshot(readModels), clean)
+})
+
+t.test('a projector process killed with SIGKILL mid-backlog, then restarted, converges', async (t) => {
+  const database = 'killed_projector'
+  const env = { NATS_URL: servers.natsUrl, MONGODB_URL: otherDatabase(servers, database) }
+  const readModels = await readModelsIn(infra, database)
+  const progress = () => readModels.checkpoint(sessionsProjection, 1)
+  const first = spawnMats(t, ['start', '--role', 'projector'], env)
+  const at = await until('the projector to be part-way through the backlog', async () => {
+    const seq = await progress()
+    return seq > 0 && seq < sessionsLast ? seq : undefined
+  }, 60_000, 5)
+  first.kill('SIGKILL')
+  await exited(first)
+  const docsAtKill = await readModels.collection(sessionsProjection).countDocuments()
+  t.ok(at < sessionsLast, `killed at checkpoint ${at} of ${sessionsLast} (${docsAtKill} session documents written)`)
+
+  const second = spawnMats(t, ['start', '--role', 'projector'], env)
+  await until('the restarted projector to catch up', async () => (await progress()) >= sessionsLast, 60_000)
+  await until('the other projections to catch up', async () => {
+    const snap = await snapshot(readModels)
+    return snap.accounts?.length === 3 && snap.api_keys?.length === 6 ? true : undefined
+  })
+  second.kill('SIGTERM')
+  t.equal(await exited(second), 0, 'SIGTERM stops the projector cleanly')
+  t.same(await snapshot(readModels), clean)
+})
+
+t.test('mats projections rebuild: same read models, reads served throughout', async (t) => {
+  const { api } = await aCaller(infra, service.url)
+  for (let i = 0; i < 5; i++) await api.post('/v1/sessions', { name: `during ${i}` })
+  const expectedTotal = 5
+  const cleanNow = await snapshot(await cleanPass(infra, 'clean_before_rebuild'))
+  const before = infra.readModels.generationOf(sessionsProjection)
+
+  let reads = 0
+  const failures: string[] = []
+  let rebuilding = true
+  const reader = (async () => {
+    while (rebuilding) {
+      const res = await api.get<{ pagination: { total: number } }>('/v1/sessions')
+      reads++
+      if (res.status !== 200 || res.body.pagination.total !== expectedTotal) failures.push(`${res.status} total=${res.body.pagination?.total}`)
+    }
+  })()
+  const rebuild = spawnMats(t, ['projections', 'rebuild', '--json'], { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl })
+  const output = collectOutput(rebuild)
+  const code = await exited(rebuild)
+  rebuilding = false
+  await reader
+
+  t.equal(code, 0, `rebuild exits 0: ${output.text()}`)
+  const phases = output.text().trim().split('\n').map((line) => JSON.parse(line) as { projection: string; phase: string })
+  t.same(phases.filter((p) => p.phase === 'activated').map((p) => p.projection).sort(), ['accounts', 'api_keys', 'sessions'], 'progress names each read model')
+  t.ok(reads > 0, `${reads} reads were served during the rebuild`)
+  t.same(failures, [], 'every read during the rebuild saw all sessions')
+  t.ok(infra.readModels.generationOf(sessionsProjection) > before, 'readers moved to the new generation')
+  t.same(await snapshot(infra.readModels), cleanNow)
+
+  const after = await api.post<{ session: { id: string } }>('/v1/sessions', { name: 'after the rebuild' })
+  const listed = await api.get<{ sessions: { id: string }[] }>('/v1/sessions?limit=1')
+  t.equal(listed.body.sessions[0]?.id, after.body.session.id, 'writes after the rebuild are read at once')
+})

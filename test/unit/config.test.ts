@@ -1,0 +1,83 @@
+import t, { type Test } from 'tap'
+import { ConfigError, loadConfig, type Config } from '../../src/config.js'
+
+const defaults: Config = {
+  NATS_URL: 'nats://127.0.0.1:4222',
+  MONGODB_URL: 'mongodb://127.0.0.1:27017/mats',
+  HOST: '127.0.0.1',
+  PORT: 8080,
+  LOG_LEVEL: 'info',
+  NATS_STREAM_REPLICAS: 1,
+  DEFAULT_MONTHLY_BUDGET_USD: 100,
+  AUTH_CACHE_TTL_MS: 2000,
+  SHUTDOWN_GRACE_MS: 10_000,
+}
+
+/** The problems of a config that must not load; fails the test if it loads. */
+function problemsOf(t: Test, env: NodeJS.ProcessEnv): readonly string[] {
+  try {
+    loadConfig(env)
+  } catch (err) {
+    t.type(err, ConfigError)
+    return err instanceof ConfigError ? err.problems : []
+  }
+  t.fail(`${JSON.stringify(env)} loaded`)
+  return []
+}
+
+t.test('an empty environment gives every default', async (t) => {
+  t.same(loadConfig({}), defaults)
+  t.notOk('PUBLIC_BASE_URL' in loadConfig({}), 'an optional without a default stays absent')
+})
+
+t.test('numbers are converted from their text', async (t) => {
+  const config = loadConfig({ PORT: '9090', NATS_STREAM_REPLICAS: '3', DEFAULT_MONTHLY_BUDGET_USD: '12.5', AUTH_CACHE_TTL_MS: '0', SHUTDOWN_GRACE_MS: '500' })
+  t.same(config, { ...defaults, PORT: 9090, NATS_STREAM_REPLICAS: 3, DEFAULT_MONTHLY_BUDGET_USD: 12.5, AUTH_CACHE_TTL_MS: 0, SHUTDOWN_GRACE_MS: 500 })
+})
+
+t.test('strings are taken as given', async (t) => {
+  const env = { NATS_URL: 'nats://a:4222,nats://b:4222', MONGODB_URL: 'mongodb+srv://db.example/x', HOST: '0.0.0.0', LOG_LEVEL: 'debug', PUBLIC_BASE_URL: 'https://api.example' }
+  t.same(loadConfig(env), { ...defaults, ...env })
+})
+
+t.test('empty strings count as unset', async (t) => {
+  t.same(loadConfig({ PORT: '', LOG_LEVEL: '', MONGODB_URL: '', NATS_URL: '', PUBLIC_BASE_URL: '' }), defaults)
+})
+
+t.test('unknown environment variables are ignored', async (t) => {
+  t.same(loadConfig({ PATH: '/usr/bin', HOME: '/root', MATS_SOMETHING: 'x', port: 'abc' }), defaults)
+})
+
+t.test('each bad value is a ConfigError naming its variable', async (t) => {
+  const cases: [string, string][] = [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['LOG_LEVEL', 'loud'],
+    ['MONGODB_URL', 'postgres://x'],
+    ['AUTH_CACHE_TTL_MS', '6000'],
+    ['NATS_STREAM_REPLICAS', '0'],
+    ['DEFAULT_MONTHLY_BUDGET_USD', '-5'],
+    ['PUBLIC_BASE_URL', 'not a uri'],
+  ]
+  for (const [name, value] of cases) {
+    const problems = problemsOf(t, { [name]: value })
+    t.ok(problems.length > 0, `${name}=${value} is refused`)
+    t.ok(problems.every((p) => p.startsWith(`${name}: `)), `${name}=${value}: every problem names ${name}: ${problems.join(' | ')}`)
+  }
+})
+
+t.test('a problem quotes the value that was given', async (t) => {
+  t.match(problemsOf(t, { PORT: '70000' }).join('\n'), /^PORT: .*\(got "70000"\)/)
+})
+
+t.test('several bad values are all reported at once', async (t) => {
+  const problems = problemsOf(t, { PORT: 'abc', LOG_LEVEL: 'loud', MONGODB_URL: 'postgres://x', AUTH_CACHE_TTL_MS: '6000' })
+  const named = new Set(problems.map((p) => p.split(':')[0]))
+  t.same([...named].sort(), ['AUTH_CACHE_TTL_MS', 'LOG_LEVEL', 'MONGODB_URL', 'PORT'])
+})
+
+t.test('the error message lists every problem', async (t) => {
+  t.throws(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud' }), { name: 'ConfigError', message: /^invalid configuration:\n {2}(PORT|LOG_LEVEL): [^]*\n {2}(PORT|LOG_LEVEL): / })
+})

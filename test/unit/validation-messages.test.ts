@@ -1,0 +1,91 @@
+import type { FastifySchemaValidationError } from 'fastify'
+import t from 'tap'
+import { Type, type TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import { describeValidation } from '../../src/http/plugins/errors.js'
+import { validatorCompiler } from '../../src/http/validator.js'
+
+const Body = Type.Object({ name: Type.String({ minLength: 1, maxLength: 120 }), size: Type.Optional(Type.Integer()) }, { additionalProperties: false })
+const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false })
+
+/** Real TypeBox errors for a value, so a change in TypeBox's error shape breaks these tests. */
+const errorsOf = (schema: TSchema, value: unknown): FastifySchemaValidationError[] => Compile(schema).Errors(value)
+
+interface Outcome { readonly value?: unknown; readonly error?: unknown }
+/** Runs the route validator exactly as Fastify would for one part of a request. */
+function validate(schema: TSchema, httpPart: string, value: unknown): Outcome {
+  const result = validatorCompiler({ schema, httpPart, method: 'GET', url: '/' })(value)
+  if (typeof result !== 'object' || result === null || 'then' in result) throw new Error('expected a synchronous { value } or { error }')
+  return result
+}
+const errorList = (outcome: Outcome): FastifySchemaValidationError[] => (Array.isArray(outcome.error) ? outcome.error : [])
+
+t.test('a missing required field reads body.name: is required', async (t) => {
+  t.equal(describeValidation(errorsOf(Body, {}), 'body'), 'body.name: is required')
+})
+
+t.test('an unknown field is named once as not a known field', async (t) => {
+  const errors = errorsOf(Body, { name: 'x', extra: 1 })
+  t.ok(errors.some((e) => e.keyword === 'boolean'), 'TypeBox reports the extra field twice')
+  t.equal(describeValidation(errors, 'body'), 'body.extra: is not a known field')
+})
+
+t.test('a bound is reported with the field path and the TypeBox message', async (t) => {
+  t.equal(describeValidation(errorsOf(Query, { limit: 0 }), 'querystring'), 'query.limit: must be >= 1')
+  t.equal(describeValidation(errorsOf(Body, { name: 'n'.repeat(121) }), 'body'), 'body.name: must not have more than 120 characters')
+  t.equal(describeValidation(errorsOf(Body, { name: 42 }), 'body'), 'body.name: must be string')
+})
+
+t.test('the querystring part is called query; other parts keep their name', async (t) => {
+  t.match(describeValidation(errorsOf(Query, { limit: 101 }), 'querystring'), /^query\.limit: /)
+  t.match(describeValidation(errorsOf(Query, { limit: 101 }), 'params'), /^params\.limit: /)
+})
+
+t.test('a wrong type for the whole part names the part itself', async (t) => {
+  t.equal(describeValidation(errorsOf(Body, [{ name: 'x' }]), 'body'), 'body: must be object')
+})
+
+t.test('repeated messages are reported once', async (t) => {
+  const errors = errorsOf(Body, { name: '' })
+  t.equal(describeValidation([...errors, ...errors], 'body'), describeValidation(errors, 'body'))
+})
+
+t.test('at most three messages are reported, joined by semicolons', async (t) => {
+  const Wide = Type.Object({ a: Type.String(), b: Type.String(), c: Type.String(), d: Type.String(), e: Type.String() })
+  const errors = errorsOf(Wide, { a: 1, b: 2, c: 3, d: 4, e: 5 })
+  t.equal(errors.length, 5)
+  t.equal(describeValidation(errors, 'body'), 'body.a: must be string; body.b: must be string; body.c: must be string')
+})
+
+t.test('no errors at all still give a message naming the part', async (t) => {
+  t.equal(describeValidation([], 'querystring'), 'query: invalid')
+})
+
+t.test('a query integer written plainly is converted', async (t) => {
+  t.same(validate(Query, 'querystring', { limit: '5' }), { value: { limit: 5 } })
+  t.same(validate(Query, 'querystring', { limit: '100' }), { value: { limit: 100 } })
+  t.same(validate(Query, 'querystring', {}), { value: {} })
+})
+
+t.test('a query integer that would convert lossily is refused, naming the parameter', async (t) => {
+  for (const limit of ['2.5', '1e1', '010', ' 5', '+5', '0x5']) {
+    const outcome = validate(Query, 'querystring', { limit })
+    t.notOk('value' in outcome, `limit=${limit} is not converted`)
+    t.match(describeValidation(errorList(outcome), 'querystring'), /^query\.limit: /, `limit=${limit} names limit`)
+  }
+})
+
+t.test('a query integer out of bounds or not a number is refused', async (t) => {
+  for (const limit of ['0', '101', 'abc', '']) {
+    const outcome = validate(Query, 'querystring', { limit })
+    t.ok(errorList(outcome).length > 0, `limit=${JSON.stringify(limit)} is refused`)
+    t.match(describeValidation(errorList(outcome), 'querystring'), /^query\.limit: /)
+  }
+})
+
+t.test('a body is checked as sent: a numeric string is not an integer', async (t) => {
+  const outcome = validate(Body, 'body', { name: 'x', size: '5' })
+  t.notOk('value' in outcome)
+  t.equal(describeValidation(errorList(outcome), 'body'), 'body.size: must be integer')
+  t.same(validate(Body, 'body', { name: 'x', size: 5 }), { value: { name: 'x', size: 5 } })
+})
