@@ -21,7 +21,7 @@ log() { printf '==> %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 if ! command -v go >/dev/null 2>&1; then
-  die "Go 1.22+ is needed to build nats-server and FerretDB: install golang (https://go.dev/doc/install)"
+  die "Go 1.24+ is needed to build nats-server and FerretDB: install golang (https://go.dev/doc/install)"
 fi
 
 mkdir -p "$BIN"

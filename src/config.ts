@@ -17,6 +17,9 @@ export const ConfigSchema = Type.Object({
   DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 4000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  DEV_DATA_DIR: Type.String({ minLength: 1, default: '.mats', description: 'mats dev: where local servers keep their data' }),
+  DEV_NATS_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4222, description: 'mats dev: port of the local nats-server' }),
+  DEV_MONGODB_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 27017, description: 'mats dev: port of the local MongoDB-wire server' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

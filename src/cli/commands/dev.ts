@@ -7,8 +7,7 @@ import { untilSignal } from './start.js'
 
 export const DEV_USAGE = 'mats dev   (npm start: local NATS and MongoDB where none is configured or running, then every role)'
 
-const LOCAL_NATS = { host: '127.0.0.1', port: 4222 }
-const LOCAL_MONGO = { host: '127.0.0.1', port: 27017 }
+const LOOPBACK = '127.0.0.1'
 
 /**
  * A laptop in one command: uses NATS_URL / MONGODB_URL when set, or whatever already
@@ -16,12 +15,12 @@ const LOCAL_MONGO = { host: '127.0.0.1', port: 27017 }
  * `.mats/`. Ctrl-C stops the service and then the servers it started.
  */
 export async function dev(config: Config, log: Logger, env: NodeJS.ProcessEnv): Promise<void> {
-  const dataDir = resolve('.mats')
+  const dataDir = resolve(config.DEV_DATA_DIR)
   const started: LocalServer[] = []
   const stopServers = async () => { await Promise.all(started.map((s) => s.stop())) }
   try {
-    const natsUrl = env.NATS_URL || (await localNats(dataDir, started, log))
-    const mongoUrl = env.MONGODB_URL || (await localMongo(dataDir, started, log))
+    const natsUrl = env.NATS_URL || (await localNats(config.DEV_NATS_PORT, dataDir, started, log))
+    const mongoUrl = env.MONGODB_URL || (await localMongo(config.DEV_MONGODB_PORT, dataDir, started, log))
     const service = await startService({ ...config, NATS_URL: natsUrl, MONGODB_URL: mongoUrl }, log, new Set(ROLES))
     printWelcome(service.url ?? '')
     await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, stopServers)
@@ -31,19 +30,19 @@ export async function dev(config: Config, log: Logger, env: NodeJS.ProcessEnv): 
   }
 }
 
-async function localNats(dataDir: string, started: LocalServer[], log: Logger): Promise<string> {
-  const url = `nats://${LOCAL_NATS.host}:${LOCAL_NATS.port}`
-  if (await isListening(LOCAL_NATS.host, LOCAL_NATS.port)) return url
-  const server = await startNats({ dataDir: `${dataDir}/nats`, port: LOCAL_NATS.port })
+async function localNats(port: number, dataDir: string, started: LocalServer[], log: Logger): Promise<string> {
+  const url = `nats://${LOOPBACK}:${port}`
+  if (await isListening(LOOPBACK, port)) return url
+  const server = await startNats({ dataDir: `${dataDir}/nats`, port })
   started.push(server)
   log.info({ url, dataDir: `${dataDir}/nats` }, 'started a local nats-server with JetStream')
   return server.url
 }
 
-async function localMongo(dataDir: string, started: LocalServer[], log: Logger): Promise<string> {
-  const url = `mongodb://${LOCAL_MONGO.host}:${LOCAL_MONGO.port}/mats`
-  if (await isListening(LOCAL_MONGO.host, LOCAL_MONGO.port)) return url
-  const server = await startMongo({ dataDir: `${dataDir}/mongo`, port: LOCAL_MONGO.port, database: 'mats' })
+async function localMongo(port: number, dataDir: string, started: LocalServer[], log: Logger): Promise<string> {
+  const url = `mongodb://${LOOPBACK}:${port}/mats`
+  if (await isListening(LOOPBACK, port)) return url
+  const server = await startMongo({ dataDir: `${dataDir}/mongo`, port, database: 'mats' })
   started.push(server)
   log.info({ url, dataDir: `${dataDir}/mongo` }, 'started a local MongoDB-wire server')
   return server.url
