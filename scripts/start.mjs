@@ -3,7 +3,8 @@
 // (local NATS and MongoDB where none is configured or answering, then every role).
 // Plain Node on purpose: it runs before any dependency is installed.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createConnection } from 'node:net'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,10 +20,16 @@ function run(command, args) {
   }
 }
 
+// npm rewrites package-lock.json after node_modules, so times cannot tell; a stamp of the
+// lock file's content, written after a successful install, can.
+const stamp = join(root, 'node_modules', '.mats-lock-sha256')
+const lockHash = () => createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex')
+
 function dependenciesStale() {
-  const installed = join(root, 'node_modules', '.package-lock.json')
-  if (!existsSync(installed)) return true
-  return statSync(join(root, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs
+  if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) return true
+  // Installed by hand (npm install / npm ci): trust it, and watch the lock from now on.
+  if (!existsSync(stamp)) writeFileSync(stamp, lockHash())
+  return readFileSync(stamp, 'utf8') !== lockHash()
 }
 
 function onPath(name) {
@@ -41,6 +48,7 @@ function listening(port) {
 if (dependenciesStale()) {
   say('installing npm packages (npm ci)')
   run('npm', ['ci', '--no-audit', '--no-fund'])
+  writeFileSync(stamp, lockHash())
 }
 
 const natsPort = Number(process.env.DEV_NATS_PORT || 4222)

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { createAgentProvider } from '../consumers/agents/registry.js'
+import { TaskWorker } from '../consumers/worker/worker.js'
 import { ALL_PROJECTIONS, ProjectionRunner } from '../projections/index.js'
 import type { Config } from './config.js'
 import { buildServer } from './http/server.js'
@@ -13,6 +15,7 @@ export interface RunningService {
   readonly server: FastifyInstance | null
   /** The API's base address (`http://host:port`), when the api role runs. */
   readonly url: string | null
+  readonly worker: TaskWorker | null
   stop(): Promise<void>
 }
 
@@ -20,9 +23,18 @@ export interface RunningService {
 export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>): Promise<RunningService> {
   const infra = await connectInfra(config, log)
   const runners = roles.has('projector')
-    ? ALL_PROJECTIONS.map((p) => new ProjectionRunner({ js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log }, p))
+    ? ALL_PROJECTIONS.map((p) => new ProjectionRunner({ nc: infra.nc, js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log }, p))
     : []
   const running = runners.map((r) => r.run())
+  const worker = roles.has('worker')
+    ? new TaskWorker(infra, createAgentProvider(config), {
+        concurrency: config.WORKER_CONCURRENCY,
+        lookahead: config.WORKER_LOOKAHEAD,
+        ackWaitMs: config.WORKER_ACK_WAIT_MS,
+        timeoutMs: config.TASK_TIMEOUT_MS,
+      })
+    : null
+  await worker?.start()
   let server: FastifyInstance | null = null
   let url: string | null = null
   if (roles.has('api')) {
@@ -32,10 +44,11 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
   log.info({ roles: [...roles], url }, 'mats started')
   let stopping: Promise<void> | undefined
   return {
-    infra, server, url,
+    infra, server, url, worker,
     stop() {
       stopping ??= (async () => {
         await server?.close()
+        await worker?.stop(config.SHUTDOWN_GRACE_MS)
         for (const runner of runners) runner.stop()
         await Promise.all(running)
         await infra.close()

@@ -1,12 +1,16 @@
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { applyEvents } from './apply.js'
+import { publishProgress } from './progress.js'
 import type { Projection } from './projection.js'
 import type { ReadModels } from './read-models.js'
 
 export interface RunnerDeps {
+  /** When given, each applied batch is announced (see progress.ts). */
+  readonly nc?: NatsConnection
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
   readonly readModels: ReadModels
@@ -85,6 +89,7 @@ export class ProjectionRunner {
       if (batch.length < this.batchSize && msg.info.pending > 0) continue
       await applyEvents(collection, this.projection, batch)
       await readModels.advance(this.projection, generation, msg.seq)
+      if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq)
       this.options.onProgress?.(msg.seq, Math.max(last, msg.seq + msg.info.pending))
       batch = []
       if (this.options.untilCaughtUp && msg.info.pending === 0) break

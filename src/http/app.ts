@@ -8,6 +8,7 @@ import agents from './routes/agents.js'
 import me from './routes/me.js'
 import sessions from './routes/sessions.js'
 import system from './routes/system.js'
+import tasks from './routes/tasks.js'
 import './types.js'
 
 export interface AppOptions {
@@ -24,6 +25,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(async (v1) => {
     await v1.register(agents)
     await v1.register(sessions)
+    await v1.register(tasks)
     await v1.register(me)
   }, { prefix: API_PREFIX })
 }

@@ -2,9 +2,10 @@ import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { MongoClient, type Db } from 'mongodb'
 import type { Logger } from 'pino'
-import { ALL_PROJECTIONS, ReadModels } from '../../projections/index.js'
+import { ALL_PROJECTIONS, ProjectionProgress, ReadModels } from '../../projections/index.js'
 import type { Config } from '../config.js'
 import { EventStore } from './nats/event-store.js'
+import { PendingTasks } from './nats/pending-tasks.js'
 import { ensureStreams } from './nats/streams.js'
 
 /** The connections every role shares; one per process, closed once. */
@@ -18,6 +19,8 @@ export interface Infra {
   readonly mongo: MongoClient
   readonly db: Db
   readonly readModels: ReadModels
+  readonly progress: ProjectionProgress
+  readonly pendingTasks: PendingTasks
   readonly clock: () => Date
   close(): Promise<void>
 }
@@ -33,12 +36,16 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     const db = mongo.db()
     const readModels = new ReadModels(db, ALL_PROJECTIONS)
     await readModels.init()
+    const pendingTasks = await PendingTasks.open(js, config.NATS_STREAM_REPLICAS)
+    const progress = new ProjectionProgress(nc, readModels)
+    progress.start()
     log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
     return {
-      config, log, nc, js, jsm, mongo, db, readModels,
+      config, log, nc, js, jsm, mongo, db, readModels, progress, pendingTasks,
       events: new EventStore(js, jsm),
       clock: () => new Date(),
       async close() {
+        progress.stop()
         readModels.close()
         await nc.drain().catch(() => undefined)
         await mongo.close()

@@ -1,0 +1,66 @@
+import type { Recorded } from '../../src/domain/message.js'
+import type { AgentType } from '../../src/domain/agents/catalogue.js'
+import type { Priority, TaskEvent, TaskState, TaskStatus, TaskType, TaskUsage } from '../../src/domain/tasks/task.js'
+import { defineProjection } from '../engine/projection.js'
+
+export interface TaskDoc {
+  readonly _id: string
+  readonly accountId: string
+  readonly sessionId: string
+  readonly agentType: AgentType
+  readonly taskType: TaskType
+  readonly status: TaskStatus
+  readonly priority: Priority
+  readonly title: string | null
+  readonly instruction: string
+  readonly parentTaskId: string | null
+  readonly result: string | null
+  readonly error: string | null
+  readonly usage: TaskUsage | null
+  readonly costMicros: number
+  readonly createdAt: string
+  readonly startedAt: string | null
+  readonly completedAt: string | null
+}
+
+export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
+  name: 'tasks',
+  stream: 'MATS_TASKS',
+  canHandle: ['TaskCreated', 'TaskStarted', 'TaskCompleted', 'TaskFailed'],
+  // Newest first within an account, optionally narrowed by one filter; `_id` breaks ties.
+  indexes: [
+    { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account_newest' },
+    { key: { accountId: 1, sessionId: 1, createdAt: -1, _id: -1 }, name: 'by_session_newest' },
+    { key: { accountId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_status_newest' },
+    { key: { accountId: 1, agentType: 1, createdAt: -1, _id: -1 }, name: 'by_agent_newest' },
+  ],
+  inline: true,
+  docId: (event) => event.aggregateId,
+  evolve(doc, event) {
+    if (event.type === 'TaskCreated') {
+      const { sessionId, agentType, taskType, priority, title, instruction, parentTaskId } = event.data
+      return {
+        _id: event.aggregateId, accountId: event.accountId, sessionId, agentType, taskType, priority, title, instruction, parentTaskId,
+        status: 'pending', result: null, error: null, usage: null, costMicros: 0, createdAt: event.occurredAt, startedAt: null, completedAt: null,
+      }
+    }
+    if (!doc) throw new Error(`${event.type} before TaskCreated for ${event.aggregateId}`)
+    switch (event.type) {
+      case 'TaskStarted':
+        return { ...doc, status: 'running', startedAt: event.occurredAt }
+      case 'TaskCompleted':
+        return { ...doc, status: 'completed', result: event.data.result, usage: event.data.usage, costMicros: event.data.costMicros, completedAt: event.occurredAt }
+      case 'TaskFailed':
+        return { ...doc, status: 'failed', error: event.data.error, usage: event.data.usage, costMicros: event.data.costMicros, completedAt: event.occurredAt }
+    }
+  },
+})
+
+/** The same document folded straight from the log: used when the read model has not caught up. */
+export function taskDocFromHistory(events: readonly Recorded<TaskEvent>[]): TaskDoc | null {
+  let doc: TaskDoc | null = null
+  for (const event of events) doc = tasksProjection.evolve(doc, event) as TaskDoc
+  return doc
+}
+
+export type { TaskState }

@@ -1,0 +1,43 @@
+import { accountSpendProjection, spendId, type AccountSpendDoc } from '../../../projections/index.js'
+import { MICROS_PER_USD } from '../../config.js'
+import { Account } from '../../domain/accounts/account.js'
+import { BudgetExhaustedError, NotFoundError } from '../../domain/errors.js'
+import { billingMonth } from '../../domain/tasks/identity.js'
+import type { Infra } from '../../infra/context.js'
+
+/** How long a request waits for the spend read model to catch up with the log. */
+const SPEND_CATCH_UP_MS = 2000
+
+export interface MonthToDate {
+  readonly budgetMicros: number
+  readonly spentMicros: number
+  readonly reservedMicros: number
+}
+
+/**
+ * Month-to-date spend (UTC month) including the reservations of tasks in flight. It
+ * reads the spend read model once that model has applied every task event logged so
+ * far, so a task that just finished is counted by the very next request.
+ */
+export async function monthToDate(infra: Infra, accountId: string, now: Date): Promise<MonthToDate> {
+  const account = await infra.events.load(Account, { accountId, aggregateId: accountId })
+  if (account.state.status !== 'active') throw new NotFoundError('account not found')
+  const { last_seq } = (await infra.jsm.streams.info(accountSpendProjection.stream)).state
+  if (!(await infra.progress.waitFor(accountSpendProjection, last_seq, SPEND_CATCH_UP_MS))) {
+    infra.log.warn({ accountId, last_seq }, 'spend read model is behind the log; budget checked against what it has')
+  }
+  const doc = await infra.readModels.collection<AccountSpendDoc>(accountSpendProjection).findOne({ _id: spendId(accountId, billingMonth(now)) })
+  return { budgetMicros: account.state.monthlyBudgetMicros, spentMicros: doc?.spentMicros ?? 0, reservedMicros: doc?.reservedMicros ?? 0 }
+}
+
+export async function assertWithinBudget(infra: Infra, accountId: string, now: Date): Promise<void> {
+  const { budgetMicros, spentMicros, reservedMicros } = await monthToDate(infra, accountId, now)
+  if (spentMicros + reservedMicros < budgetMicros) return
+  throw new BudgetExhaustedError(
+    `monthly budget exhausted: ${usd(spentMicros + reservedMicros)} of ${usd(budgetMicros)} spent or reserved this month (UTC)`,
+  )
+}
+
+export function usd(micros: number): string {
+  return `$${(micros / MICROS_PER_USD).toFixed(micros % 10_000 === 0 ? 2 : 6)}`
+}

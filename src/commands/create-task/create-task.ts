@@ -1,0 +1,77 @@
+import { taskDocFromHistory, type TaskDoc } from '../../../projections/index.js'
+import { MICROS_PER_USD } from '../../config.js'
+import type { AgentType } from '../../domain/agents/catalogue.js'
+import { ConflictError } from '../../domain/errors.js'
+import { requireOpenSession, Session } from '../../domain/sessions/session.js'
+import { billingMonth, taskFingerprint } from '../../domain/tasks/identity.js'
+import { decideCreateTask, Task, type Priority, type TaskType } from '../../domain/tasks/task.js'
+import type { Infra } from '../../infra/context.js'
+import { PendingTasks } from '../../infra/nats/pending-tasks.js'
+import { execute, type Issuer } from '../execute.js'
+import { assertWithinBudget } from './budget.js'
+
+export interface CreateTask {
+  /** Chosen by the caller, so that it can listen for the task's events before it exists. */
+  readonly taskId: string
+  readonly sessionId: string
+  readonly agentType: AgentType
+  readonly instruction: string
+  readonly title: string | null
+  readonly priority: Priority
+  readonly taskType?: TaskType
+  readonly parentTaskId?: string | null
+}
+
+/** 404 for an unknown or foreign session, 402 over budget, 409 for an identical pending task. */
+export async function createTask(infra: Infra, accountId: string, input: CreateTask, issuer: Issuer): Promise<TaskDoc> {
+  const session = await infra.events.load(Session, { accountId, aggregateId: input.sessionId })
+  requireOpenSession(session.state)
+  const now = infra.clock()
+  await assertWithinBudget(infra, accountId, now)
+  const fingerprint = taskFingerprint(input.sessionId, input.agentType, input.instruction)
+  const lock = PendingTasks.key(accountId, fingerprint)
+  await acquireIdentity(infra, accountId, lock, input.taskId)
+  try {
+    const created = {
+      sessionId: input.sessionId,
+      agentType: input.agentType,
+      taskType: input.taskType ?? 'instruction',
+      instruction: input.instruction,
+      title: input.title,
+      priority: input.priority,
+      fingerprint,
+      parentTaskId: input.parentTaskId ?? null,
+      billingMonth: billingMonth(now),
+      reservedMicros: Math.round(infra.config.TASK_RESERVATION_USD * MICROS_PER_USD),
+    }
+    const { history } = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer)
+    const doc = taskDocFromHistory(history)
+    if (!doc) throw new Error('task creation appended no TaskCreated')
+    return doc
+  } catch (err) {
+    await infra.pendingTasks.release(lock, input.taskId)
+    throw err
+  }
+}
+
+/** A request that took the entry but has not appended yet is given this long. */
+const CREATION_GRACE_MS = 30_000
+
+/**
+ * The entry's holder is pending, or still being created by a concurrent request: 409.
+ * An entry left by a task that is no longer pending (its claimer died before clearing
+ * it) or by a request that died before appending is stale and cleared.
+ */
+async function acquireIdentity(infra: Infra, accountId: string, lock: string, taskId: string): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const result = await infra.pendingTasks.acquire(lock, taskId)
+    if (result.acquired) return
+    const holder = await infra.events.load(Task, { accountId, aggregateId: result.holder })
+    const beingCreated = holder.state.status === 'absent' && infra.clock().getTime() - result.since.getTime() < CREATION_GRACE_MS
+    if (holder.state.status === 'pending' || beingCreated) {
+      throw new ConflictError(`an identical task is already pending in this session: ${result.holder}`)
+    }
+    await infra.pendingTasks.releaseStale(lock, result.revision)
+  }
+  throw new ConflictError('an identical task is being created at this moment; retry shortly')
+}

@@ -1,0 +1,44 @@
+import { Type, type Static } from 'typebox'
+import { PRIORITIES, TASK_STATUSES, TASK_TYPES } from '../../domain/tasks/task.js'
+import { AgentType } from './agents.js'
+import { DateTime, Nullable, PageQuery, Pagination, Uuid } from './common.js'
+
+export const TaskStatus = Type.Enum([...TASK_STATUSES])
+
+export const Task = Type.Object({
+  id: Uuid,
+  sessionId: Uuid,
+  agentType: AgentType,
+  taskType: Type.Enum([...TASK_TYPES], { description: 'instruction: created from a brief; delegated: a part of a brief the supervisor gave a specialist' }),
+  status: TaskStatus,
+  instruction: Type.Optional(Nullable(Type.String({ description: 'The brief the task was created with' }))),
+  result: Type.Optional(Nullable(Type.String({ description: "The agent's output (Markdown); null until status is completed" }))),
+  error: Type.Optional(Nullable(Type.String())),
+  createdAt: Type.Optional(Nullable(DateTime)),
+  startedAt: Type.Optional(Nullable(DateTime)),
+  completedAt: Type.Optional(Nullable(DateTime)),
+})
+
+export const CreateTaskBody = Type.Object(
+  {
+    sessionId: Uuid,
+    agentType: Type.Optional(Type.Enum(AgentType.enum, { default: 'growth-marketer', description: 'growth-marketer is the supervisor and delegates to specialists' })),
+    instruction: Type.String({ minLength: 4, maxLength: 4000 }),
+    title: Type.Optional(Type.String({ maxLength: 200 })),
+    priority: Type.Optional(Type.Enum([...PRIORITIES], { default: 'normal', description: 'Waiting high tasks start before normal ones, normal before low' })),
+    waitSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 120, default: 0, description: 'Hold the response until the task ends or this many seconds pass' })),
+  },
+  { additionalProperties: false },
+)
+export type CreateTaskBody = Static<typeof CreateTaskBody>
+
+export const ListTasksQuery = Type.Object(
+  { sessionId: Type.Optional(Uuid), status: Type.Optional(TaskStatus), agentType: Type.Optional(AgentType), ...PageQuery },
+  { additionalProperties: false },
+)
+export type ListTasksQuery = Static<typeof ListTasksQuery>
+
+export const TaskParams = Type.Object({ taskId: Uuid }, { additionalProperties: false })
+
+export const TaskResponse = Type.Object({ task: Task })
+export const ListTasksResponse = Type.Object({ tasks: Type.Array(Task), pagination: Pagination })

@@ -1,0 +1,47 @@
+import { Kvm, type KV } from '@nats-io/kv'
+import type { JetStreamClient } from '@nats-io/jetstream'
+import { JetStreamApiError } from '@nats-io/jetstream'
+
+const BUCKET = 'mats_pending_tasks'
+const WRONG_LAST_SEQUENCE = 10071
+
+/**
+ * One entry per pending task, keyed by its identity in the session: `create` is atomic
+ * across every API process, so of N identical concurrent requests exactly one gets the
+ * entry. The worker removes it when it claims the task. This is derived state: losing
+ * the bucket loses no task, only the duplicate check for tasks pending at that moment.
+ */
+export class PendingTasks {
+  private constructor(private readonly kv: KV) {}
+
+  static async open(js: JetStreamClient, replicas: number): Promise<PendingTasks> {
+    return new PendingTasks(await new Kvm(js).create(BUCKET, { history: 1, replicas }))
+  }
+
+  static key(accountId: string, fingerprint: string): string {
+    return `${accountId}.${fingerprint}`
+  }
+
+  /** Takes the entry for `taskId`; returns the task that holds it when another does. */
+  async acquire(key: string, taskId: string): Promise<{ acquired: true } | { acquired: false; holder: string; revision: number; since: Date }> {
+    try {
+      await this.kv.create(key, taskId)
+      return { acquired: true }
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError) || err.code !== WRONG_LAST_SEQUENCE) throw err
+      const entry = await this.kv.get(key)
+      if (!entry || entry.operation !== 'PUT') return this.acquire(key, taskId)
+      return { acquired: false, holder: entry.string(), revision: entry.revision, since: entry.created }
+    }
+  }
+
+  /** Removes a stale entry, only if it is still the revision that was seen. */
+  async releaseStale(key: string, revision: number): Promise<void> {
+    await this.kv.delete(key, { previousSeq: revision }).catch(() => undefined)
+  }
+
+  async release(key: string, taskId: string): Promise<void> {
+    const entry = await this.kv.get(key)
+    if (entry && entry.operation === 'PUT' && entry.string() === taskId) await this.releaseStale(key, entry.revision)
+  }
+}
