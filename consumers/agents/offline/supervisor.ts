@@ -86,7 +86,7 @@ export function buildSupervisorDocument(request: AgentRunRequest): string {
   const own = ownFocus(request, picks.length, ctx)
   const sections = picks.map((pick) => ({ pick, ...buildSpecialistSection(pick.agent, task.instruction, ctx) }))
   const approvals: Approval[] = [
-    ...PLAYBOOKS[request.agent.type].approvals.map((action) => ({ owner: request.agent.name, action })),
+    ...PLAYBOOKS[request.agent.type].approvals.map((action) => ({ owner: request.agent.name, action: fill(action, ctx) })),
     ...picks.map((pick) => ({ owner: pick.agent.name, action: fill(PLAYBOOKS[pick.agent.type].approvals[0] ?? 'Any live change', ctx) })),
   ]
   const lines = [

@@ -1,6 +1,8 @@
 import { accountsProjection, type AccountDoc } from '../../../projections/index.js'
 import { changeAccountBudget } from '../../commands/change-account-budget/change-account-budget.js'
 import { createAccount } from '../../commands/create-account/create-account.js'
+import { monthToDate } from '../../commands/create-task/budget.js'
+import { billingMonth } from '../../domain/tasks/identity.js'
 import { operator } from '../../commands/execute.js'
 import { MICROS_PER_USD } from '../../config.js'
 import { NotFoundError } from '../../domain/errors.js'
@@ -32,5 +34,18 @@ export async function accounts(infra: Infra, [verb, ...rest]: string[]): Promise
 async function showAccount(infra: Infra, id: string) {
   const doc = await infra.readModels.collection<AccountDoc>(accountsProjection).findOne({ _id: id })
   if (!doc) throw new NotFoundError(`account ${id} not found`)
-  return { id: doc._id, name: doc.name, monthlyBudget: doc.monthlyBudgetMicros / MICROS_PER_USD, createdAt: doc.createdAt, updatedAt: doc.updatedAt }
+  const now = infra.clock()
+  const spend = await monthToDate(infra, id, now)
+  const usd = (micros: number) => micros / MICROS_PER_USD
+  return {
+    id: doc._id,
+    name: doc.name,
+    monthlyBudget: usd(spend.budgetMicros),
+    month: billingMonth(now),
+    spent: usd(spend.spentMicros),
+    reservedInFlight: usd(spend.reservedMicros),
+    remaining: usd(Math.max(0, spend.budgetMicros - spend.spentMicros - spend.reservedMicros)),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  }
 }

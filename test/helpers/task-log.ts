@@ -1,0 +1,33 @@
+import type { Infra } from '../../src/infra/context.js'
+import { decodeEvent } from '../../src/infra/nats/event-store.js'
+import type { RecordedEvent } from '../../src/domain/message.js'
+
+/** Every event of the MATS_TASKS stream, grouped by task, in log order. */
+export async function taskHistories(infra: Infra): Promise<Map<string, RecordedEvent[]>> {
+  const { state } = await infra.jsm.streams.info('MATS_TASKS')
+  const byTask = new Map<string, RecordedEvent[]>()
+  for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+    const msg = await infra.jsm.streams.getMessage('MATS_TASKS', { seq })
+    if (!msg) continue
+    const event = decodeEvent(msg)
+    byTask.set(event.aggregateId, [...(byTask.get(event.aggregateId) ?? []), event])
+  }
+  return byTask
+}
+
+const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
+
+/** Invariant 3: one TaskCreated first, at most one TaskStarted, at most one terminal event, nothing after it. */
+export function lifecycleViolations(histories: Map<string, RecordedEvent[]>): string[] {
+  const problems: string[] = []
+  for (const [taskId, events] of histories) {
+    const types = events.map((e) => e.type)
+    const count = (type: string) => types.filter((t) => t === type).length
+    if (types[0] !== 'TaskCreated' || count('TaskCreated') !== 1) problems.push(`${taskId}: ${types.join(',')} does not start with exactly one TaskCreated`)
+    if (count('TaskStarted') > 1) problems.push(`${taskId}: started ${count('TaskStarted')} times`)
+    const terminal = types.findIndex((t) => TERMINAL.has(t))
+    if (terminal !== -1 && terminal !== types.length - 1) problems.push(`${taskId}: events after ${types[terminal]}`)
+    if (types.filter((t) => TERMINAL.has(t)).length > 1) problems.push(`${taskId}: more than one terminal event`)
+  }
+  return problems
+}
