@@ -11,7 +11,7 @@ export class NotFoundError extends DomainError {
 }
 
 export class ConflictError extends DomainError {
-  override readonly name = 'ConflictError'
+  override readonly name: string = 'ConflictError'
 }
 
 export class InvalidInputError extends DomainError {

@@ -65,6 +65,7 @@ export function decideCreateTask(command: Created, state: TaskState): TaskEvent[
 
 /** Thrown when a worker tries to claim a task that is no longer pending. */
 export class TaskNotClaimableError extends ConflictError {
+  override readonly name = 'TaskNotClaimableError'
   constructor(readonly status: TaskStatus | 'absent') {
     super(`task is ${status}, not pending`)
   }
