@@ -85,5 +85,6 @@ async function finish(ctx: RunContext, key: { accountId: string; taskId: string 
 }
 
 function describeMs(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${ms / 1000} seconds`
+  const [amount, unit] = ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [ms / 1000, 'second']
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`
 }

@@ -25,3 +25,10 @@ export class BudgetExhaustedError extends DomainError {
 export class UnauthorizedError extends DomainError {
   override readonly name = 'UnauthorizedError'
 }
+
+export class RateLimitedError extends DomainError {
+  override readonly name = 'RateLimitedError'
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message)
+  }
+}

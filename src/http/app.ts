@@ -4,6 +4,7 @@ import type { Infra } from '../infra/context.js'
 import auth from './plugins/auth.js'
 import errors from './plugins/errors.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
+import rateLimit from './plugins/rate-limit.js'
 import agents from './routes/agents.js'
 import me from './routes/me.js'
 import sessions from './routes/sessions.js'
@@ -21,6 +22,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(errors)
   await fastify.register(openapi)
   await fastify.register(auth)
+  await fastify.register(rateLimit)
   await fastify.register(system)
   await fastify.register(async (v1) => {
     await v1.register(agents)

@@ -8,6 +8,8 @@ import { EventStore } from './nats/event-store.js'
 import { PendingTasks } from './nats/pending-tasks.js'
 import { ensureStreams } from './nats/streams.js'
 
+const DRAIN_TIMEOUT_MS = 3000
+
 /** The connections every role shares; one per process, closed once. */
 export interface Infra {
   readonly config: Config
@@ -47,7 +49,10 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
       async close() {
         progress.stop()
         readModels.close()
-        await nc.drain().catch(() => undefined)
+        // Draining needs the server: with NATS gone it would wait forever.
+        const drained = nc.drain().catch(() => undefined)
+        await Promise.race([drained, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS).unref())])
+        if (!nc.isClosed()) await nc.close()
         await mongo.close()
       },
     }

@@ -7,6 +7,14 @@ import type { TestServers } from './servers.js'
 
 export const testLog = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' })
 
+/**
+ * Limits are still enforced through the shared store in every test, but high enough
+ * that only the rate-limit tests (which set the spec's figures) ever reach them.
+ */
+const GENEROUS_LIMITS = Object.fromEntries(
+  ['TASKS_CREATE', 'TASKS_READ', 'SESSIONS', 'META', 'OPENAPI'].map((group) => [`RATE_LIMIT_${group}_PER_MIN`, '1000000']),
+)
+
 export function testConfig(servers: TestServers, overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NATS_URL: servers.natsUrl,
@@ -14,6 +22,7 @@ export function testConfig(servers: TestServers, overrides: Record<string, strin
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'silent',
+    ...GENEROUS_LIMITS,
     ...overrides,
   })
 }

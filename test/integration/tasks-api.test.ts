@@ -15,6 +15,8 @@ interface TaskList { tasks: TaskView[]; pagination: { page: number; limit: numbe
 const TASK_FIELDS = ['agentType', 'completedAt', 'createdAt', 'error', 'id', 'instruction', 'result', 'sessionId', 'startedAt', 'status', 'taskType']
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
+// 1000 POST-then-GET pairs on FerretDB take about two minutes: above tap's default 180 s for a file.
+t.setTimeout(420_000)
 const servers = await startServers(t)
 // No worker: tasks stay pending, so no claim releases an identity entry during these tests.
 const service = await startTestService(t, servers, { roles: ['api', 'projector'] })

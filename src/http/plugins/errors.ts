@@ -6,6 +6,7 @@ import {
   DomainError,
   InvalidInputError,
   NotFoundError,
+  RateLimitedError,
   UnauthorizedError,
 } from '../../domain/errors.js'
 import { EventStoreUnavailableError } from '../../infra/nats/event-store.js'
@@ -16,6 +17,7 @@ const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [BudgetExhaustedError, 402],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [RateLimitedError, 429],
   [EventStoreUnavailableError, 503],
 ]
 

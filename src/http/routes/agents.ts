@@ -5,7 +5,7 @@ import { errors } from '../schemas/common.js'
 
 const agents: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/agents', {
-    onRequest: app.authenticate,
+    onRequest: [app.authenticate, app.rateLimit('meta')],
     schema: {
       summary: 'List the ten agents with their specialties',
       operationId: 'listAgents',

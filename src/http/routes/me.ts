@@ -6,7 +6,7 @@ import { MeResponse } from '../schemas/me.js'
 
 const me: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/me', {
-    onRequest: app.authenticate,
+    onRequest: [app.authenticate, app.rateLimit('meta')],
     schema: {
       summary: 'Describe the API key used for this request',
       operationId: 'getMe',

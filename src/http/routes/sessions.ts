@@ -12,7 +12,7 @@ export function sessionView(doc: SessionDoc) {
 
 const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/sessions', {
-    onRequest: app.authenticate,
+    onRequest: [app.authenticate, app.rateLimit('sessions')],
     schema: {
       summary: "List the caller's sessions, newest first",
       operationId: 'listSessions',
@@ -27,7 +27,7 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/sessions', {
-    onRequest: app.authenticate,
+    onRequest: [app.authenticate, app.rateLimit('sessions')],
     schema: {
       summary: 'Create a session (a workspace, usually one per company)',
       operationId: 'createSession',

@@ -16,7 +16,8 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/v1/openapi.json', {
-    schema: { summary: 'This document (OpenAPI 3.1)', operationId: 'getOpenApi', tags: ['meta'], security: [], response: { 200: Type.Object({}, { additionalProperties: true }) } },
+    onRequest: app.rateLimit('openapi'),
+    schema: { summary: 'This document (OpenAPI 3.1)', operationId: 'getOpenApi', tags: ['meta'], security: [], response: { 200: Type.Object({}, { additionalProperties: true }), 429: ErrorBody } },
   }, async () => app.swagger())
 
   async function readinessProblem(): Promise<string | null> {

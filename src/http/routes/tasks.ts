@@ -42,7 +42,7 @@ export async function runAgentTask(infra: Infra, principal: { accountId: string;
 
 const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/tasks', {
-    onRequest: app.authenticate,
+    onRequest: [app.authenticate, app.rateLimit('tasks.create')],
     schema: {
       summary: 'Create a task: an agent run from a plain-English instruction, queued at once',
       operationId: 'createTask',
@@ -56,7 +56,7 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/tasks', {
-    onRequest: app.authenticate,
+    onRequest: [app.authenticate, app.rateLimit('tasks.read')],
     schema: {
       summary: 'List recent tasks, newest first',
       operationId: 'listTasks',
@@ -74,7 +74,7 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/tasks/:taskId', {
-    onRequest: app.authenticate,
+    onRequest: [app.authenticate, app.rateLimit('tasks.read')],
     schema: {
       summary: "One task's status, result and error",
       operationId: 'getTask',

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Config } from '../../config.js'
+import { RateLimitedError } from '../../domain/errors.js'
+import type { RatePolicy } from '../../domain/rate-limits/gcra.js'
+import { RateLimitStore } from '../../infra/nats/rate-limit-store.js'
+
+export const LIMIT_GROUPS = ['tasks.create', 'tasks.read', 'sessions', 'meta', 'openapi'] as const
+export type LimitGroup = (typeof LIMIT_GROUPS)[number]
+
+const WINDOW_MS = 60_000
+
+export function policies(config: Config): Record<LimitGroup, RatePolicy> {
+  const perMinute = (name: LimitGroup, limit: number): RatePolicy => ({ name, limit, windowMs: WINDOW_MS })
+  return {
+    'tasks.create': perMinute('tasks.create', config.RATE_LIMIT_TASKS_CREATE_PER_MIN),
+    'tasks.read': perMinute('tasks.read', config.RATE_LIMIT_TASKS_READ_PER_MIN),
+    sessions: perMinute('sessions', config.RATE_LIMIT_SESSIONS_PER_MIN),
+    meta: perMinute('meta', config.RATE_LIMIT_META_PER_MIN),
+    openapi: perMinute('openapi', config.RATE_LIMIT_OPENAPI_PER_MIN),
+  }
+}
+
+export interface Limiter {
+  /** Admits one request of `group` for `subject` (an account id, or a client address), or throws RateLimitedError. */
+  check(group: LimitGroup, subject: string, reply?: FastifyReply): Promise<void>
+}
+
+/**
+ * Per-account limits per operation group (spec section 8), shared by all API processes.
+ * Routes opt in with `onRequest: [app.authenticate, app.rateLimit('group')]`, so only
+ * authenticated requests spend the account's quota. Every limited response carries the
+ * IETF `RateLimit-Policy` and `RateLimit` fields; a refusal adds `Retry-After`.
+ */
+export default fp(async function rateLimit(app: FastifyInstance) {
+  const { config, nc, log } = app.infra
+  const table = policies(config)
+  const store = config.RATE_LIMITS_ENABLED ? await RateLimitStore.open(nc, config.NATS_STREAM_REPLICAS, WINDOW_MS, log) : null
+
+  const limiter: Limiter = {
+    async check(group, subject, reply) {
+      if (!store) return
+      const policy = table[group]
+      const decision = await store.admit(policy, `${group}.${kvSafe(subject)}`, Date.now())
+      if (reply) {
+        void reply.header('ratelimit-policy', `"${group}";q=${policy.limit};w=${policy.windowMs / 1000}`)
+        void reply.header('ratelimit', `"${group}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`)
+      }
+      if (decision.allowed) return
+      // Whole seconds, rounded up: never earlier than the moment a retry is admitted.
+      const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+      void reply?.header('retry-after', String(retryAfter))
+      throw new RateLimitedError(`rate limit exceeded for ${group}: ${policy.limit} requests per minute; retry in ${retryAfter} s`, retryAfter)
+    },
+  }
+  app.decorate('limiter', limiter)
+  app.decorate('rateLimit', (group: LimitGroup) => async function limit(request: FastifyRequest, reply: FastifyReply) {
+    const subject = group === 'openapi' ? `ip:${request.ip}` : request.principal?.accountId
+    if (!subject) throw new Error(`rate limit ${group} needs an authenticated request`)
+    await limiter.check(group, subject, reply)
+  })
+})
+
+/** KV keys allow letters, digits and `-/_=.` only; an IPv6 address has colons. */
+function kvSafe(subject: string): string {
+  return subject.replace(/[^A-Za-z0-9_=-]/g, '_')
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    limiter: Limiter
+    rateLimit: (group: LimitGroup) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  }
+}
