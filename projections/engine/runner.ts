@@ -27,6 +27,7 @@ export interface RunnerOptions {
 }
 
 const RETRY_DELAY_MS = 1000
+const GENERATION_CHECK_MS = 250
 
 /**
  * Applies one projection's events in stream order from its MongoDB checkpoint, in batches:
@@ -83,6 +84,30 @@ export class ProjectionRunner {
     })
     this.messages = await consumer.consume({ max_messages: this.batchSize })
     if (this.stopped) return true
+    const watch = this.watchGeneration(generation)
+    try {
+      return await this.applyAll(collection, generation, last)
+    } finally {
+      clearInterval(watch)
+    }
+  }
+
+  /**
+   * A rebuild may flip the active generation while this runner idles on the old one:
+   * it then stops consuming and starts over on the new one, at once, not at its next event.
+   */
+  private watchGeneration(generation: number): NodeJS.Timeout | undefined {
+    if (this.options.generation !== undefined) return undefined
+    const timer = setInterval(() => {
+      if (this.deps.readModels.generationOf(this.projection) !== generation) void this.messages?.close()
+    }, GENERATION_CHECK_MS)
+    timer.unref()
+    return timer
+  }
+
+  private async applyAll(collection: ReturnType<ReadModels['collection']>, generation: number, last: number): Promise<boolean> {
+    const { readModels } = this.deps
+    if (!this.messages) return true
     let batch: RecordedEvent[] = []
     for await (const msg of this.messages) {
       batch.push(decodeEvent(msg))

@@ -1,4 +1,5 @@
 import type { Collection } from 'mongodb'
+import type { Logger } from 'pino'
 import { apiKeysProjection, type ApiKeyDoc, type ReadModels, type Stored } from '../../projections/index.js'
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from '../domain/accounts/api-key-secret.js'
 import { UnauthorizedError } from '../domain/errors.js'
@@ -27,6 +28,7 @@ export class ApiKeyAuthenticator {
     private readonly readModels: ReadModels,
     private readonly ttlMs: number,
     private readonly clock: () => Date,
+    private readonly log?: Logger,
   ) {}
 
   get usage(): Collection<UsageDoc> {
@@ -67,8 +69,19 @@ export class ApiKeyAuthenticator {
     const last = this.usageWritten.get(keyId) ?? 0
     if (now.getTime() - last < USAGE_WRITE_INTERVAL_MS) return
     this.usageWritten.set(keyId, now.getTime())
-    await this.usage.updateOne({ _id: keyId }, { $max: { lastUsedAt: now } }, { upsert: true })
+    const write = () => this.usage.updateOne({ _id: keyId }, { $max: { lastUsedAt: now } }, { upsert: true })
+    // Two processes upserting a key's first use at once: one insert loses, and its retry updates.
+    await write()
+      .catch((err: unknown) => (isDuplicateKey(err) ? write() : Promise.reject(err)))
+      .catch((err: unknown) => {
+        this.usageWritten.delete(keyId)
+        this.log?.warn({ err, keyId }, 'could not record lastUsedAt')
+      })
   }
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === 11000
 }
 
 function bearerToken(authorization: string | undefined): string {

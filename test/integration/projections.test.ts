@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { applyEvents } from '../../projections/engine/apply.js'
-import { sessionsProjection } from '../../projections/index.js'
+import { ALL_PROJECTIONS, sessionsProjection } from '../../projections/index.js'
 import { changeAccountBudget } from '../../src/commands/change-account-budget/change-account-budget.js'
 import { operator } from '../../src/commands/execute.js'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
@@ -111,7 +111,8 @@ t.test('a projector process killed with SIGKILL mid-backlog, then restarted, con
 })
 
 t.test('mats projections rebuild: same read models, reads served throughout', async (t) => {
-  const { api } = await aCaller(infra, service.url)
+  const caller = await aCaller(infra, service.url)
+  const { api } = caller
   for (let i = 0; i < 5; i++) await api.post('/v1/sessions', { name: `during ${i}` })
   const expectedTotal = 5
   const cleanNow = await snapshot(await cleanPass(infra, 'clean_before_rebuild'))
@@ -135,7 +136,7 @@ t.test('mats projections rebuild: same read models, reads served throughout', as
 
   t.equal(code, 0, `rebuild exits 0: ${output.text()}`)
   const phases = output.text().trim().split('\n').map((line) => JSON.parse(line) as { projection: string; phase: string })
-  t.same(phases.filter((p) => p.phase === 'activated').map((p) => p.projection).sort(), ['accounts', 'api_keys', 'sessions'], 'progress names each read model')
+  t.same(phases.filter((p) => p.phase === 'activated').map((p) => p.projection).sort(), ALL_PROJECTIONS.map((p) => p.name).sort(), 'progress names each read model')
   t.ok(reads > 0, `${reads} reads were served during the rebuild`)
   t.same(failures, [], 'every read during the rebuild saw all sessions')
   t.ok(infra.readModels.generationOf(sessionsProjection) > before, 'readers moved to the new generation')
@@ -144,4 +145,16 @@ t.test('mats projections rebuild: same read models, reads served throughout', as
   const after = await api.post<{ session: { id: string } }>('/v1/sessions', { name: 'after the rebuild' })
   const listed = await api.get<{ sessions: { id: string }[] }>('/v1/sessions?limit=1')
   t.equal(listed.body.sessions[0]?.id, after.body.session.id, 'writes after the rebuild are read at once')
+
+  // Straight to the log, with no inline projection: only the live projector can show it.
+  const direct = randomUUID()
+  await infra.events.append(Session, { accountId: caller.account.id, aggregateId: direct }, [
+    { type: 'SessionCreated', data: { name: 'projector only', companyName: null, companyUrl: null, industry: null, targetAudience: null } },
+  ], { expectedVersion: 0, metadata: { correlationId: direct, causationId: null, keyId: null }, now: new Date() })
+  await until('the live projector to apply an event in the new generation', async () => {
+    const res = await api.get<{ sessions: { id: string }[] }>('/v1/sessions?limit=100')
+    return res.body.sessions.some((s) => s.id === direct)
+  }, 5000)
+  const collections = (await infra.db.listCollections().toArray()).map((c) => c.name)
+  t.notOk(collections.includes(`sessions_g${before}`), `the old generation stays dropped (${collections.filter((c) => c.startsWith('sessions_')).join(', ')})`)
 })

@@ -9,8 +9,8 @@ import { ApiKeyAuthenticator, type Principal } from '../authenticator.js'
  * the body is parsed or validated.
  */
 export default fp(async function auth(app: FastifyInstance) {
-  const { readModels, config, clock } = app.infra
-  app.decorate('authenticator', new ApiKeyAuthenticator(readModels, config.AUTH_CACHE_TTL_MS, clock))
+  const { readModels, config, clock, log } = app.infra
+  app.decorate('authenticator', new ApiKeyAuthenticator(readModels, config.AUTH_CACHE_TTL_MS, clock, log))
   app.decorateRequest('principal', null)
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
     request.principal = await app.authenticator.authenticate(request.headers.authorization)

@@ -1,6 +1,7 @@
-import { Kvm, type KV } from '@nats-io/kv'
+import type { KV } from '@nats-io/kv'
 import type { JetStreamClient } from '@nats-io/jetstream'
 import { JetStreamApiError } from '@nats-io/jetstream'
+import { openBucket } from './buckets.js'
 
 const BUCKET = 'mats_pending_tasks'
 const WRONG_LAST_SEQUENCE = 10071
@@ -15,7 +16,7 @@ export class PendingTasks {
   private constructor(private readonly kv: KV) {}
 
   static async open(js: JetStreamClient, replicas: number): Promise<PendingTasks> {
-    return new PendingTasks(await new Kvm(js).create(BUCKET, { history: 1, replicas }))
+    return new PendingTasks(await openBucket(js, BUCKET, { history: 1, replicas }))
   }
 
   static key(accountId: string, fingerprint: string): string {

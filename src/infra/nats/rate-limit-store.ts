@@ -1,8 +1,9 @@
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream'
-import { Kvm, type KV } from '@nats-io/kv'
+import type { KV } from '@nats-io/kv'
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import { decide, type RateDecision, type RatePolicy } from '../../domain/rate-limits/gcra.js'
+import { openBucket } from './buckets.js'
 
 const BUCKET = 'mats_rate_limits'
 const WRONG_LAST_SEQUENCE = 10071
@@ -28,7 +29,7 @@ export class RateLimitStore {
   static async open(nc: NatsConnection, replicas: number, windowMs: number, log: Logger): Promise<RateLimitStore> {
     const js = jetstream(nc, { timeout: STORE_TIMEOUT_MS })
     // An entry idle for two windows is at rest anyway: let it expire.
-    const kv = await new Kvm(js).create(BUCKET, { history: 1, replicas, ttl: windowMs * 2 })
+    const kv = await openBucket(js, BUCKET, { history: 1, replicas, ttl: windowMs * 2 })
     const store = new RateLimitStore(kv, log)
     void store.followConnection(nc)
     return store

@@ -37,17 +37,19 @@ function configFor(name: keyof typeof STREAMS, options: StreamOptions): Partial<
   }
 }
 
-/** Creates the streams, or brings their config up to date; safe to call from every process. */
+/**
+ * Creates the streams that are missing; safe to call from every process. An existing
+ * stream is left as it is: replicas and limits belong to the operator (docs/operations.md),
+ * and a process started with other settings must not rewrite them.
+ */
 export async function ensureStreams(jsm: JetStreamManager, options: StreamOptions): Promise<void> {
   for (const name of STREAM_NAMES) {
-    const config = configFor(name, options)
     try {
       await jsm.streams.info(name)
-      await jsm.streams.update(name, config)
     } catch (err) {
       if (!isStreamNotFound(err)) throw err
       try {
-        await jsm.streams.add(config)
+        await jsm.streams.add(configFor(name, options))
       } catch (addErr) {
         // Another process created it between our info and add.
         if (!isStreamNameInUse(addErr)) throw addErr
