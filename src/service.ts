@@ -47,7 +47,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
     infra, server, url, worker,
     stop() {
       stopping ??= (async () => {
-        await server?.close()
+        await closeWithin(server, config.SHUTDOWN_GRACE_MS)
         await worker?.stop(config.SHUTDOWN_GRACE_MS)
         for (const runner of runners) runner.stop()
         await Promise.all(running)
@@ -57,4 +57,17 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       return stopping
     },
   }
+}
+
+/**
+ * Stops accepting connections and lets requests in flight (a long `waitSeconds`, say)
+ * finish for up to `graceMs`; then cuts the ones still open.
+ */
+async function closeWithin(server: FastifyInstance | null, graceMs: number): Promise<void> {
+  if (!server) return
+  const closed = server.close()
+  const timer = setTimeout(() => server.server.closeAllConnections(), graceMs)
+  timer.unref()
+  await closed
+  clearTimeout(timer)
 }

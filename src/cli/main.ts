@@ -27,8 +27,8 @@ async function main([command, ...args]: string[]): Promise<void> {
     return
   }
   const config = loadConfig()
-  if (command === 'start') return start(config, createLogger(config.LOG_LEVEL, { role: 'service' }), args)
-  if (command === 'dev') return dev(config, createLogger(config.LOG_LEVEL, { role: 'dev' }), process.env)
+  if (command === 'start') return start(config, createLogger(config.LOG_LEVEL), args)
+  if (command === 'dev') return dev(config, createLogger(config.LOG_LEVEL, { role: 'all' }), process.env)
   const operatorCommand = OPERATOR_COMMANDS[command]
   if (!operatorCommand) throw new UsageError(`unknown command: ${command}`)
   // Operator commands print their result; logs would only get in the way.

@@ -14,7 +14,7 @@ export function rolesFrom(value: string | undefined): Set<Role> {
 
 export async function start(config: Config, log: Logger, args: string[]): Promise<void> {
   const { values } = parse(args, { role: { type: 'string' } })
-  const service = await startService(config, log, rolesFrom(values.role))
+  const service = await startService(config, log.child({ role: values.role ?? 'all' }), rolesFrom(values.role))
   await untilSignal(service, log, config.SHUTDOWN_GRACE_MS)
 }
 

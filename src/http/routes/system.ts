@@ -7,9 +7,9 @@ import { ErrorBody } from '../schemas/common.js'
 const system: FastifyPluginAsyncTypebox = async (app) => {
   const Ok = Type.Object({ status: Type.String() })
 
-  app.get('/healthz', { schema: { response: { 200: Ok } } }, async () => ({ status: 'ok' }))
+  app.get('/healthz', { logLevel: 'warn', schema: { response: { 200: Ok } } }, async () => ({ status: 'ok' }))
 
-  app.get('/readyz', { schema: { response: { 200: Ok, 503: ErrorBody } } }, async (_request, reply) => {
+  app.get('/readyz', { logLevel: 'warn', schema: { response: { 200: Ok, 503: ErrorBody } } }, async (_request, reply) => {
     const problem = await readinessProblem()
     if (problem) return reply.code(503).send({ error: `not ready: ${problem}` })
     return { status: 'ready' }

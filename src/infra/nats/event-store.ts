@@ -8,7 +8,7 @@ import {
   type StoredMsg,
 } from '@nats-io/jetstream'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
-import { aggregateSubjects, eventSubject, streamOf } from './subjects.js'
+import { aggregateSubjects, eventSubject, streamOf, SUBJECT_ROOT } from './subjects.js'
 
 /** Another writer appended to the aggregate since it was loaded. */
 export class ConcurrencyError extends Error {
@@ -90,6 +90,16 @@ export class EventStore {
       expected = seq
     }
     return recorded
+  }
+
+  /** Sequence of the account's last event of a category (0 if none), from any replica. */
+  async lastSequence(category: AggregateCategory, accountId: string): Promise<number> {
+    try {
+      const msg = await this.jsm.direct.getMessage(streamOf(category), { last_by_subj: `${SUBJECT_ROOT}.${category}.${accountId}.>` })
+      return msg?.seq ?? 0
+    } catch (err) {
+      throw new EventStoreUnavailableError(`could not read the last ${category} event of ${accountId}`, { cause: err })
+    }
   }
 
   private async publish(subject: string, envelope: EventEnvelope, expected: number, guard: string): Promise<number> {
