@@ -56,8 +56,7 @@ function groupByDoc(projection: Projection, events: readonly RecordedEvent[]): M
 export async function applyEvents(collection: Collection<StoredDoc>, projection: Projection, events: readonly RecordedEvent[]): Promise<void> {
   const groups = groupByDoc(projection, events)
   if (groups.size === 0) return
-  const existing = await collection.find({ _id: { $in: [...groups.keys()] } }).toArray()
-  const byId = new Map(existing.map((doc) => [doc._id, doc]))
+  const byId = await readDocuments(collection, [...groups.keys()])
   const writes: Folded[] = []
   for (const [id, group] of groups) {
     const folded = fold(projection, byId.get(id) ?? null, group)
@@ -72,6 +71,19 @@ export async function applyEvents(collection: Collection<StoredDoc>, projection:
     if (!(err instanceof MongoBulkWriteError) || !onlyDuplicateKeys(err)) throw err
   }
   for (const folded of writes) await applyToDocument(collection, projection, folded.doc._id, groups.get(folded.doc._id) ?? [])
+}
+
+/**
+ * A live event touches one or two documents: reading them by `_id` uses the index on
+ * every backend (FerretDB scans for `$in`); a replayed batch reads all at once.
+ */
+const POINT_READS_UP_TO = 16
+
+async function readDocuments(collection: Collection<StoredDoc>, ids: string[]): Promise<Map<string, StoredDoc>> {
+  const docs = ids.length <= POINT_READS_UP_TO
+    ? (await Promise.all(ids.map((_id) => collection.findOne({ _id })))).filter((d): d is StoredDoc => d !== null)
+    : await collection.find({ _id: { $in: ids } }).toArray()
+  return new Map(docs.map((doc) => [doc._id, doc]))
 }
 
 function onlyDuplicateKeys(err: MongoBulkWriteError): boolean {

@@ -14,5 +14,6 @@ export async function listSessions(readModels: ReadModels, accountId: string, pa
 
 /** Another account's session is reported exactly like a missing one. */
 export async function findSession(readModels: ReadModels, accountId: string, sessionId: string): Promise<SessionDoc | null> {
-  return readModels.collection<SessionDoc>(sessionsProjection).findOne({ _id: sessionId, accountId })
+  const doc = await readModels.collection<SessionDoc>(sessionsProjection).findOne({ _id: sessionId })
+  return doc?.accountId === accountId ? doc : null
 }

@@ -25,6 +25,8 @@ export async function listTasks(readModels: ReadModels, accountId: string, filte
   return { items, total }
 }
 
+/** By `_id` alone (FerretDB uses its index only then); another account's task is null. */
 export async function findTask(readModels: ReadModels, accountId: string, taskId: string): Promise<TaskDoc | null> {
-  return readModels.collection<TaskDoc>(tasksProjection).findOne({ _id: taskId, accountId })
+  const doc = await readModels.collection<TaskDoc>(tasksProjection).findOne({ _id: taskId })
+  return doc?.accountId === accountId ? doc : null
 }
