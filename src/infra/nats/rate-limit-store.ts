@@ -1,4 +1,4 @@
-import { jetstream, JetStreamApiError } from '@nats-io/jetstream'
+import { jetstream, JetStreamApiError, StorageType } from '@nats-io/jetstream'
 import type { KV } from '@nats-io/kv'
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
@@ -11,16 +11,24 @@ const MAX_CAS_ATTEMPTS = 24
 /** A limiter that cannot answer this fast is treated as unreachable. */
 const STORE_TIMEOUT_MS = 500
 
+interface Waiter {
+  readonly policy: RatePolicy
+  readonly now: number
+  readonly resolve: (decision: RateDecision) => void
+}
+
 /**
  * GCRA state shared by every API process: one KV entry per account and operation group
  * holding its TAT, advanced by compare-and-set, so N processes together admit no more
- * than one limit. Each process remembers the revision it last wrote, so an uncontended
- * admission costs one round trip. When NATS cannot be reached, each process falls back
- * to its own in-memory state with the same policies (see docs/adr/0009-rate-limits.md).
+ * than one limit. Within a process, requests for a key that arrive while its write is in
+ * flight are decided together by the next write: one round trip admits a whole batch,
+ * exactly as if they had come one by one. When NATS cannot be reached, each process
+ * falls back to its own in-memory state with the same policies (docs/adr/0009).
  */
 export class RateLimitStore {
   private readonly known = new Map<string, { tat: number; revision: number }>()
   private readonly local = new Map<string, number>()
+  private readonly queues = new Map<string, Waiter[]>()
   private connected = true
   private lastWarning = 0
 
@@ -28,38 +36,57 @@ export class RateLimitStore {
 
   static async open(nc: NatsConnection, replicas: number, windowMs: number, log: Logger): Promise<RateLimitStore> {
     const js = jetstream(nc, { timeout: STORE_TIMEOUT_MS })
-    // An entry idle for two windows is at rest anyway: let it expire.
-    const kv = await openBucket(js, BUCKET, { history: 1, replicas, ttl: windowMs * 2 })
+    // Disposable by design (it only delays callers), so kept in memory; an entry idle for
+    // two windows is at rest anyway, so it expires.
+    const kv = await openBucket(js, BUCKET, { history: 1, replicas, ttl: windowMs * 2, storage: StorageType.Memory })
     const store = new RateLimitStore(kv, log)
     void store.followConnection(nc)
     return store
   }
 
-  async admit(policy: RatePolicy, key: string, now: number): Promise<RateDecision> {
-    if (!this.connected) return this.admitLocally(policy, key, now)
-    try {
-      return (await this.admitShared(policy, key, now)) ?? this.contended(policy, key, now)
-    } catch (err) {
-      this.warn(err)
-      return this.admitLocally(policy, key, now)
+  admit(policy: RatePolicy, key: string, now: number): Promise<RateDecision> {
+    if (!this.connected) return Promise.resolve(this.admitLocally(policy, key, now))
+    return new Promise((resolve) => {
+      const queue = this.queues.get(key)
+      if (queue) return void queue.push({ policy, now, resolve })
+      this.queues.set(key, [{ policy, now, resolve }])
+      void this.flush(key)
+    })
+  }
+
+  /** Decides every waiter of `key` with as few writes as contention allows, then the next batch. */
+  private async flush(key: string): Promise<void> {
+    while (true) {
+      const batch = this.queues.get(key) ?? []
+      if (batch.length === 0) return void this.queues.delete(key)
+      this.queues.set(key, [])
+      try {
+        const decisions = (await this.decideShared(key, batch)) ?? this.contended(key, batch)
+        batch.forEach((waiter, i) => waiter.resolve(decisions[i]!))
+      } catch (err) {
+        this.warn(err)
+        for (const waiter of batch) waiter.resolve(this.admitLocally(waiter.policy, key, waiter.now))
+      }
     }
   }
 
-  /** Undefined when every compare-and-set lost a race. */
-  private async admitShared(policy: RatePolicy, key: string, now: number): Promise<RateDecision | undefined> {
+  /** Undefined when every compare-and-set lost a race to another process. */
+  private async decideShared(key: string, batch: readonly Waiter[]): Promise<RateDecision[] | undefined> {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      // Racers that all lost back off by different amounts, so one of them wins next.
+      // Processes that all lost back off by different amounts, so one of them wins next.
       if (attempt > 1) await new Promise((r) => setTimeout(r, Math.random() * attempt * 2))
       const fresh = attempt > 0 || !this.known.has(key)
       const current = fresh ? await this.read(key) : this.known.get(key)!
-      const decision = decide(policy, current.revision === 0 ? null : current.tat, now)
-      // A refusal from a cached TAT may be early; Retry-After must come from the real one.
-      if (!decision.allowed) return fresh ? decision : decide(policy, (await this.read(key)).tat || null, now)
+      const { decisions, tat } = decideAll(batch, current.revision === 0 ? null : current.tat)
+      if (tat === null) {
+        // All refused. From a cached TAT that may be early: Retry-After must come from the real one.
+        return fresh ? decisions : decideAll(batch, (await this.read(key)).tat || null).decisions
+      }
       try {
-        const value = String(decision.tat)
+        const value = String(tat)
         const revision = current.revision === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, current.revision)
-        this.known.set(key, { tat: decision.tat, revision })
-        return decision
+        this.known.set(key, { tat, revision })
+        return decisions
       } catch (err) {
         if (!(err instanceof JetStreamApiError) || err.code !== WRONG_LAST_SEQUENCE) throw err
         this.known.delete(key)
@@ -68,18 +95,18 @@ export class RateLimitStore {
     return undefined
   }
 
-  /** Never a 500 for a busy key: this process decides alone, as if the store were away. */
-  private contended(policy: RatePolicy, key: string, now: number): RateDecision {
-    this.log.warn({ key }, 'rate-limit entry too contended; decided by this process alone')
-    return this.admitLocally(policy, key, now)
-  }
-
   private async read(key: string): Promise<{ tat: number; revision: number }> {
     const entry = await this.kv.get(key)
     // Absent, expired or deleted: revision 0 means the next write creates it.
     const state = entry && entry.operation === 'PUT' ? { tat: Number(entry.string()), revision: entry.revision } : { tat: 0, revision: 0 }
     this.known.set(key, state)
     return state
+  }
+
+  /** Never a 500 for a busy key: this process decides alone, as if the store were away. */
+  private contended(key: string, batch: readonly Waiter[]): RateDecision[] {
+    this.log.warn({ key }, 'rate-limit entry too contended; decided by this process alone')
+    return batch.map((waiter) => this.admitLocally(waiter.policy, key, waiter.now))
   }
 
   private admitLocally(policy: RatePolicy, key: string, now: number): RateDecision {
@@ -103,4 +130,19 @@ export class RateLimitStore {
     this.lastWarning = Date.now()
     this.log.warn({ err }, 'rate-limit store unreachable: limiting per process until it answers')
   }
+}
+
+/** The batch's requests in arrival order, each seeing the TAT the previous ones left; `tat` null if none was admitted. */
+function decideAll(batch: readonly Waiter[], storedTat: number | null): { decisions: RateDecision[]; tat: number | null } {
+  let tat = storedTat
+  let admitted = false
+  const decisions = batch.map((waiter) => {
+    const decision = decide(waiter.policy, tat, waiter.now)
+    if (decision.allowed) {
+      tat = decision.tat
+      admitted = true
+    }
+    return decision
+  })
+  return { decisions, tat: admitted ? tat : null }
 }
