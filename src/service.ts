@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { createAgentProvider } from '../consumers/agents/registry.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
 import { ALL_PROJECTIONS, ProjectionRunner } from '../projections/index.js'
 import type { Config } from './config.js'
-import { buildServer } from './http/server.js'
+import { buildServer, type MatsServer } from './http/server.js'
 import { connectInfra, type Infra } from './infra/context.js'
 
 export const ROLES = ['api', 'worker', 'projector'] as const
@@ -12,7 +11,7 @@ export type Role = (typeof ROLES)[number]
 
 export interface RunningService {
   readonly infra: Infra
-  readonly server: FastifyInstance | null
+  readonly server: MatsServer | null
   /** The API's base address (`http://host:port`), when the api role runs. */
   readonly url: string | null
   readonly worker: TaskWorker | null
@@ -35,7 +34,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       })
     : null
   await worker?.start()
-  let server: FastifyInstance | null = null
+  let server: MatsServer | null = null
   let url: string | null = null
   if (roles.has('api')) {
     server = await buildServer(infra)
@@ -63,7 +62,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
  * Stops accepting connections and lets requests in flight (a long `waitSeconds`, say)
  * finish for up to `graceMs`; then cuts the ones still open.
  */
-async function closeWithin(server: FastifyInstance | null, graceMs: number): Promise<void> {
+async function closeWithin(server: MatsServer | null, graceMs: number): Promise<void> {
   if (!server) return
   const closed = server.close()
   const timer = setTimeout(() => server.server.closeAllConnections(), graceMs)

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger } from 'fastify'
 import type { Infra } from '../infra/context.js'
 import app from './app.js'
 import { validatorCompiler } from './validator.js'
 
 registerAjvFormats()
 
-export async function buildServer(infra: Infra): Promise<FastifyInstance> {
+export type MatsServer = Awaited<ReturnType<typeof buildServer>>
+
+export async function buildServer(infra: Infra) {
   const server = Fastify({
     loggerInstance: infra.log as FastifyBaseLogger,
     genReqId: (req) => {
@@ -25,5 +27,5 @@ export async function buildServer(infra: Infra): Promise<FastifyInstance> {
     void reply.header('x-request-id', request.id)
   })
   await server.register(app, { infra })
-  return server as unknown as FastifyInstance
+  return server
 }
