@@ -27,7 +27,7 @@ export const accountSpendProjection = defineProjection<AccountSpendDoc, Recorded
   inline: false,
   docId: (event) => spendId(event.accountId, 'billingMonth' in event.data ? event.data.billingMonth : ''),
   evolve(doc, event) {
-    if (event.type === 'TaskStarted') return doc ?? empty(event.accountId, '')
+    if (event.type === 'TaskStarted') throw new Error('account_spend does not handle TaskStarted')
     const month = event.data.billingMonth
     const current = doc ?? empty(event.accountId, month)
     if (event.type === 'TaskCreated') {
