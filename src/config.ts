@@ -13,6 +13,11 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ format: 'uri', description: 'Base address advertised in the OpenAPI servers list' })),
+  MCP_ALLOWED_ORIGINS: Type.String({
+    pattern: '^(https?://[^,/\\s]+(\\s*,\\s*https?://[^,/\\s]+)*)?$',
+    default: '',
+    description: 'Browser origins (scheme://host[:port], comma-separated) allowed to call /mcp besides loopback ones and that of PUBLIC_BASE_URL; requests without Origin are always allowed',
+  }),
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 4000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),

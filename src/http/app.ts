@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Infra } from '../infra/context.js'
+import mcp from '../mcp/plugin.js'
 import auth from './plugins/auth.js'
 import errors from './plugins/errors.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
@@ -24,6 +25,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(auth)
   await fastify.register(rateLimit)
   await fastify.register(system)
+  await fastify.register(mcp)
   await fastify.register(async (v1) => {
     await v1.register(agents)
     await v1.register(sessions)

@@ -7,6 +7,7 @@ const defaults: Config = {
   HOST: '127.0.0.1',
   PORT: 8080,
   LOG_LEVEL: 'info',
+  MCP_ALLOWED_ORIGINS: '',
   NATS_STREAM_REPLICAS: 1,
   DEFAULT_MONTHLY_BUDGET_USD: 100,
   AUTH_CACHE_TTL_MS: 2000,

@@ -1,0 +1,86 @@
+import type { CallToolResult, Tool as ToolListing, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import type { FastifyBaseLogger, FastifySchemaValidationError } from 'fastify'
+import type { Static, TObject, TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import { DomainError } from '../domain/errors.js'
+import type { Infra } from '../infra/context.js'
+import { EventStoreUnavailableError } from '../infra/nats/event-store.js'
+import type { Principal } from '../http/authenticator.js'
+import { describeValidation } from '../http/plugins/errors.js'
+import type { Limiter, LimitGroup } from '../http/plugins/rate-limit.js'
+import type { Progress } from './progress.js'
+
+/** What a tool call runs with: the caller's account, and nothing of the HTTP request. */
+export interface ToolContext {
+  readonly infra: Infra
+  readonly limiter: Limiter
+  readonly principal: Principal
+  /** Ties together the events this call causes, as a REST request id does. */
+  readonly correlationId: string
+  /** Set when the client asked for progress (a `progressToken` in the request `_meta`). */
+  readonly progress: Progress | null
+  readonly log: FastifyBaseLogger
+}
+
+export interface ToolOutput {
+  /** The same JSON as the REST response body. */
+  readonly structured: Record<string, unknown>
+  /** A readable rendering of it, for clients and models that only show text. */
+  readonly text: string
+}
+
+export interface ToolSpec<S extends TObject> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  /** The REST operation group whose rate limit the tool spends. */
+  readonly limitGroup: LimitGroup
+  readonly input: S
+  readonly output: TSchema
+  readonly annotations: ToolAnnotations
+  run(ctx: ToolContext, args: Static<S>): Promise<ToolOutput>
+}
+
+export interface Tool {
+  readonly listing: ToolListing
+  call(ctx: ToolContext, args: unknown): Promise<CallToolResult>
+}
+
+/**
+ * Wraps a tool in what REST gives a route: the rate limit of its group first, then
+ * validation against the same TypeBox schema (as sent, no coercion: the low-level MCP
+ * server checks nothing), then domain errors as messages. Every failure is a tool error
+ * (`isError`), so a model reads the message and can correct its call.
+ */
+export function defineTool<S extends TObject>(spec: ToolSpec<S>): Tool {
+  const check = Compile(spec.input)
+  const { name, title, description, annotations } = spec
+  return {
+    listing: { name, title, description, annotations, inputSchema: spec.input as ToolListing['inputSchema'], outputSchema: spec.output as ToolListing['outputSchema'] },
+    async call(ctx, args) {
+      try {
+        await ctx.limiter.check(spec.limitGroup, ctx.principal.accountId)
+        const value = args ?? {}
+        if (!check.Check(value)) {
+          return toolError(describeValidation(check.Errors(value) as unknown as FastifySchemaValidationError[], 'arguments'))
+        }
+        const { structured, text } = await spec.run(ctx, value)
+        return { content: [{ type: 'text', text }], structuredContent: structured }
+      } catch (err) {
+        return toolError(messageOf(err, ctx.log, name))
+      }
+    },
+  }
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
+}
+
+/** The message REST would put in `{ error }` (src/http/plugins/errors.ts). */
+function messageOf(err: unknown, log: FastifyBaseLogger, tool: string): string {
+  if (err instanceof DomainError) return err.message
+  const dependency = err instanceof EventStoreUnavailableError
+  log.error({ err, tool }, dependency ? 'dependency unavailable' : 'unhandled error in MCP tool')
+  return dependency ? 'service temporarily unavailable, retry later' : 'internal error'
+}
