@@ -15,6 +15,7 @@ export async function readTask(infra: Infra, accountId: string, taskId: string):
   return taskDocFromHistory(events)
 }
 
+/** The task as the log has it, ignoring the read model. */
 export async function readTaskFromLog(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
   const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
   return taskDocFromHistory(events)

@@ -1,40 +1,42 @@
-import type { NatsConnection } from '@nats-io/transport-node'
-import { aggregateSubjects } from '../infra/nats/subjects.js'
+import { DeliverPolicy } from '@nats-io/jetstream'
+import { applyToDocument, taskDocFromHistory, tasksProjection, type TaskDoc } from '../../projections/index.js'
+import type { Recorded } from '../domain/message.js'
+import type { TaskEvent } from '../domain/tasks/task.js'
+import type { Infra } from '../infra/context.js'
+import { decodeEvent } from '../infra/nats/event-store.js'
+import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
 
 const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
 
-export interface TaskWatch {
-  /** Resolves true when the task ends, false when `timeoutMs` passes or the watch is closed. */
-  ended(timeoutMs: number): Promise<boolean>
-  close(): void
-}
-
 /**
- * Listens to one task's events as the log publishes them. Start it before the task is
- * created so that no event can slip between the append and the subscription.
+ * Holds until a task ends or `timeoutMs` passes, and returns it as it stands then. It
+ * reads the task's events through an ordered JetStream consumer, so it sees only what
+ * the log stored (a core subscription also sees rejected publishes, and may see an event
+ * before it is stored). Before returning, the read model is brought up to what was seen,
+ * so a GET that follows never shows an older state than this answer.
  */
-export function watchTask(nc: NatsConnection, accountId: string, taskId: string, onEvent?: (type: string) => void): TaskWatch {
-  let resolveEnded: (ended: boolean) => void = () => undefined
-  const endedOnce = new Promise<boolean>((resolve) => { resolveEnded = resolve })
-  const subscription = nc.subscribe(aggregateSubjects('task', accountId, taskId), {
-    callback: (err, msg) => {
-      if (err) return resolveEnded(false)
-      const type = msg.subject.slice(msg.subject.lastIndexOf('.') + 1)
-      onEvent?.(type)
-      if (TERMINAL.has(type)) resolveEnded(true)
-    },
+export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: string, timeoutMs: number): Promise<TaskDoc | null> {
+  const consumer = await infra.js.consumers.get(streamOf('task'), {
+    filter_subjects: [aggregateSubjects('task', accountId, taskId)],
+    deliver_policy: DeliverPolicy.All,
   })
-  const close = () => { subscription.unsubscribe(); resolveEnded(false) }
-  return {
-    close,
-    async ended(timeoutMs) {
-      const timer = setTimeout(() => resolveEnded(false), timeoutMs)
-      try {
-        return await endedOnce
-      } finally {
-        clearTimeout(timer)
-        subscription.unsubscribe()
-      }
-    },
+  const messages = await consumer.consume({ max_messages: 16 })
+  const timer = setTimeout(() => void messages.close(), timeoutMs)
+  const events: Recorded<TaskEvent>[] = []
+  try {
+    for await (const msg of messages) {
+      const event = decodeEvent(msg) as unknown as Recorded<TaskEvent>
+      events.push(event)
+      if (TERMINAL.has(event.type)) break
+    }
+  } finally {
+    clearTimeout(timer)
+    await messages.close()
   }
+  if (events.length > 0) {
+    await applyToDocument(infra.readModels.collection(tasksProjection), tasksProjection, taskId, events).catch((err: unknown) => {
+      infra.log.warn({ err, taskId }, 'could not bring the task read model up to date; the projector will')
+    })
+  }
+  return taskDocFromHistory(events)
 }

@@ -259,3 +259,16 @@ t.test('given everything this file did, then each task has one TaskCreated, at m
   })
   t.same(broken, [], 'no task breaks invariant 3')
 })
+
+t.test('a GET right after a waitSeconds answer never shows an older state than that answer', async (t) => {
+  const g = await startServers(t)
+  const service = await startTestService(t, g, { env: { OFFLINE_AGENT_LATENCY_MS: '5' } })
+  const { api } = await aCaller(service.infra, service.url)
+  const sessionId = (await api.post<{ session: { id: string } }>('/v1/sessions', { name: 'monotonic' })).body.session.id
+  for (let i = 0; i < 30; i++) {
+    const posted = await api.post<{ task: { id: string; status: string } }>('/v1/tasks', { sessionId, instruction: `Monotonic read ${i}`, waitSeconds: 20 })
+    t.equal(posted.body.task.status, 'completed', `task ${i} answered completed`)
+    const got = await api.get<{ task: { status: string } }>(`/v1/tasks/${posted.body.task.id}`)
+    t.equal(got.body.task.status, 'completed', `task ${i}: the GET that follows agrees`)
+  }
+})

@@ -6,8 +6,8 @@ import { createTask } from '../../commands/create-task/create-task.js'
 import { NotFoundError } from '../../domain/errors.js'
 import { Session } from '../../domain/sessions/session.js'
 import type { Infra } from '../../infra/context.js'
-import { readTask, readTaskFromLog } from '../../queries/read-task.js'
-import { watchTask } from '../../queries/watch-task.js'
+import { readTask } from '../../queries/read-task.js'
+import { awaitTaskEnd } from '../../queries/watch-task.js'
 import { principalOf } from '../plugins/auth.js'
 import { errors, pageOf, paginationFor } from '../schemas/common.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../schemas/tasks.js'
@@ -19,25 +19,17 @@ export function taskView(doc: TaskDoc) {
 
 /** POST /v1/tasks and the MCP tool `run_agent_task` both go through here. */
 export async function runAgentTask(infra: Infra, principal: { accountId: string; keyId: string }, body: CreateTaskBody, correlationId: string): Promise<TaskDoc> {
-  const taskId = randomUUID()
+  const created = await createTask(infra, principal.accountId, {
+    taskId: randomUUID(),
+    sessionId: body.sessionId,
+    agentType: body.agentType ?? 'growth-marketer',
+    instruction: body.instruction,
+    title: body.title ?? null,
+    priority: body.priority ?? 'normal',
+  }, { correlationId, keyId: principal.keyId })
   const waitMs = (body.waitSeconds ?? 0) * 1000
-  const watch = waitMs > 0 ? watchTask(infra.nc, principal.accountId, taskId) : null
-  try {
-    const created = await createTask(infra, principal.accountId, {
-      taskId,
-      sessionId: body.sessionId,
-      agentType: body.agentType ?? 'growth-marketer',
-      instruction: body.instruction,
-      title: body.title ?? null,
-      priority: body.priority ?? 'normal',
-    }, { correlationId, keyId: principal.keyId })
-    if (!watch) return created
-    await watch.ended(waitMs)
-    // The task as it stands now, whether it ended or the wait ran out.
-    return (await readTaskFromLog(infra, principal.accountId, taskId)) ?? created
-  } finally {
-    watch?.close()
-  }
+  if (waitMs === 0) return created
+  return (await awaitTaskEnd(infra, principal.accountId, created._id, waitMs)) ?? created
 }
 
 const tasks: FastifyPluginAsyncTypebox = async (app) => {

@@ -10,6 +10,8 @@ const WRONG_LAST_SEQUENCE = 10071
 const MAX_CAS_ATTEMPTS = 24
 /** A limiter that cannot answer this fast is treated as unreachable. */
 const STORE_TIMEOUT_MS = 500
+const STREAM_NOT_FOUND = 10059
+const REOPEN_EVERY_MS = 5000
 
 interface Waiter {
   readonly policy: RatePolicy
@@ -32,14 +34,16 @@ export class RateLimitStore {
   private connected = true
   private lastWarning = 0
 
-  private constructor(private readonly kv: KV, private readonly log: Logger) {}
+  private lastReopen = 0
+
+  private constructor(private kv: KV, private readonly reopen: () => Promise<KV>, private readonly log: Logger) {}
 
   static async open(nc: NatsConnection, replicas: number, windowMs: number, log: Logger): Promise<RateLimitStore> {
     const js = jetstream(nc, { timeout: STORE_TIMEOUT_MS })
     // Disposable by design (it only delays callers), so kept in memory; an entry idle for
     // two windows is at rest anyway, so it expires.
-    const kv = await openBucket(js, BUCKET, { history: 1, replicas, ttl: windowMs * 2, storage: StorageType.Memory })
-    const store = new RateLimitStore(kv, log)
+    const bucket = () => openBucket(js, BUCKET, { history: 1, replicas, ttl: windowMs * 2, storage: StorageType.Memory })
+    const store = new RateLimitStore(await bucket(), bucket, log)
     void store.followConnection(nc)
     return store
   }
@@ -66,6 +70,7 @@ export class RateLimitStore {
       } catch (err) {
         this.warn(err)
         for (const waiter of batch) waiter.resolve(this.admitLocally(waiter.policy, key, waiter.now))
+        await this.recreateIfLost(err)
       }
     }
   }
@@ -115,12 +120,33 @@ export class RateLimitStore {
     return decision
   }
 
+  /**
+   * A memory bucket does not survive a restart of a single NATS server: when the store
+   * says it is gone, it is created again (at most every few seconds), not left missing.
+   */
+  private async recreateIfLost(err: unknown): Promise<void> {
+    const lost = err instanceof JetStreamApiError ? err.code === STREAM_NOT_FOUND : /no responders|not found/i.test(String(err))
+    if (!lost || Date.now() - this.lastReopen < REOPEN_EVERY_MS) return
+    this.lastReopen = Date.now()
+    try {
+      this.kv = await this.reopen()
+      this.known.clear()
+      this.log.info('rate-limit store recreated; limits are shared again')
+    } catch (reopenErr) {
+      this.warn(reopenErr)
+    }
+  }
+
   private async followConnection(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
-      if (status.type === 'disconnect') this.connected = false
+      if (status.type === 'disconnect') {
+        this.connected = false
+        this.log.warn('NATS disconnected: rate limits are kept per process until it reconnects')
+      }
       if (status.type === 'reconnect') {
         this.connected = true
         this.known.clear()
+        this.log.info('NATS reconnected: rate limits are shared again')
       }
     }
   }
