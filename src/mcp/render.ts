@@ -1,13 +1,10 @@
 import type { Agent } from '../domain/agents/catalogue.js'
-import type { sessionView } from '../http/routes/sessions.js'
-import type { taskView } from '../http/routes/tasks.js'
+import type { SessionView, TaskView } from '../api/views.js'
 
 /**
  * Text renderings of tool results: what a client that shows only text (or a model
  * reading it) needs to take the next step. The structured content carries everything.
  */
-type TaskView = ReturnType<typeof taskView>
-type SessionView = ReturnType<typeof sessionView>
 interface Pagination { page: number; limit: number; total: number; totalPages: number }
 
 export function agentsText(agents: readonly Agent[]): string {

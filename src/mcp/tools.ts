@@ -1,16 +1,10 @@
 import { Type } from 'typebox'
-import { listSessions } from '../../projections/queries/sessions.js'
-import { listTasks } from '../../projections/queries/tasks.js'
-import { createSession } from '../commands/create-session/create-session.js'
+import { createSessionFromBody, listSessionsPage } from '../api/sessions.js'
+import { getTask as getTaskView, listTasksPage, runAgentTask } from '../api/tasks.js'
 import { AGENTS } from '../domain/agents/catalogue.js'
-import { NotFoundError } from '../domain/errors.js'
-import { sessionView } from '../http/routes/sessions.js'
-import { requireSession, runAgentTask, taskView } from '../http/routes/tasks.js'
 import { ListAgentsResponse } from '../http/schemas/agents.js'
-import { pageOf, paginationFor } from '../http/schemas/common.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../http/schemas/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../http/schemas/tasks.js'
-import { readTask } from '../queries/read-task.js'
 import { reportTaskProgress } from './progress.js'
 import { agentsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
 import { defineTool, type Tool } from './tool.js'
@@ -47,11 +41,8 @@ const listSessionsTool = defineTool({
   output: ListSessionsResponse,
   annotations: READ_ONLY,
   async run(ctx, query) {
-    const { page, limit } = pageOf(query)
-    const { items, total } = await listSessions(ctx.infra.readModels, ctx.principal.accountId, page, limit)
-    const sessions = items.map(sessionView)
-    const pagination = paginationFor(page, limit, total)
-    return { structured: { sessions, pagination }, text: sessionsText(sessions, pagination) }
+    const page = await listSessionsPage(ctx.infra, ctx.principal.accountId, query)
+    return { structured: page, text: sessionsText(page.sessions, page.pagination) }
   },
 })
 
@@ -65,15 +56,8 @@ const createSessionTool = defineTool({
   output: SessionResponse,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, body) {
-    const doc = await createSession(ctx.infra, ctx.principal.accountId, {
-      name: body.name,
-      companyName: body.companyName ?? null,
-      companyUrl: body.companyUrl ?? null,
-      industry: body.industry ?? null,
-      targetAudience: body.targetAudience ?? null,
-    }, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
-    const session = sessionView(doc)
-    return { structured: { session }, text: sessionText(session, true) }
+    const created = await createSessionFromBody(ctx.infra, ctx.principal.accountId, body, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    return { structured: created, text: sessionText(created.session, true) }
   },
 })
 
@@ -95,8 +79,8 @@ const runAgentTaskTool = defineTool({
     const waitSeconds = body.waitSeconds ?? 0
     const follower = progress && waitSeconds > 0 ? reportTaskProgress(infra.nc, principal.accountId, correlationId, waitSeconds, progress) : null
     try {
-      const task = taskView(await runAgentTask(infra, principal, body, correlationId))
-      return { structured: { task }, text: taskText(task) }
+      const created = await runAgentTask(infra, principal.accountId, body, { correlationId, keyId: principal.keyId })
+      return { structured: created, text: taskText(created.task) }
     } finally {
       follower?.close()
     }
@@ -113,10 +97,8 @@ const getTask = defineTool({
   output: TaskResponse,
   annotations: READ_ONLY,
   async run(ctx, { taskId }) {
-    const doc = await readTask(ctx.infra, ctx.principal.accountId, taskId)
-    if (!doc) throw new NotFoundError('task not found')
-    const task = taskView(doc)
-    return { structured: { task }, text: taskText(task) }
+    const found = await getTaskView(ctx.infra, ctx.principal.accountId, taskId)
+    return { structured: found, text: taskText(found.task) }
   },
 })
 
@@ -130,14 +112,8 @@ const listTasksTool = defineTool({
   output: ListTasksResponse,
   annotations: READ_ONLY,
   async run(ctx, query) {
-    const { accountId } = ctx.principal
-    const { sessionId, status, agentType } = query
-    if (sessionId) await requireSession(ctx.infra, accountId, sessionId)
-    const { page, limit } = pageOf(query)
-    const { items, total } = await listTasks(ctx.infra.readModels, accountId, { sessionId, status, agentType }, page, limit)
-    const tasks = items.map(taskView)
-    const pagination = paginationFor(page, limit, total)
-    return { structured: { tasks, pagination }, text: tasksText(tasks, pagination) }
+    const page = await listTasksPage(ctx.infra, ctx.principal.accountId, query)
+    return { structured: page, text: tasksText(page.tasks, page.pagination) }
   },
 })
 

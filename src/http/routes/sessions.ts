@@ -1,14 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { listSessions } from '../../../projections/queries/sessions.js'
-import type { SessionDoc } from '../../../projections/index.js'
-import { createSession } from '../../commands/create-session/create-session.js'
+import { createSessionFromBody, listSessionsPage } from '../../api/sessions.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors, pageOf, paginationFor } from '../schemas/common.js'
+import { errors } from '../schemas/common.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../schemas/sessions.js'
-
-export function sessionView(doc: SessionDoc) {
-  return { id: doc._id, name: doc.name, companyName: doc.companyName, companyUrl: doc.companyUrl, createdAt: doc.createdAt }
-}
 
 const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/sessions', {
@@ -20,11 +14,7 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ListSessionsQuery,
       response: { 200: ListSessionsResponse, ...errors(400, 401, 429) },
     },
-  }, async (request) => {
-    const { page, limit } = pageOf(request.query)
-    const { items, total } = await listSessions(app.infra.readModels, principalOf(request).accountId, page, limit)
-    return { sessions: items.map(sessionView), pagination: paginationFor(page, limit, total) }
-  })
+  }, async (request) => listSessionsPage(app.infra, principalOf(request).accountId, request.query))
 
   app.post('/sessions', {
     onRequest: [app.authenticate, app.rateLimit('sessions')],
@@ -37,15 +27,7 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { accountId, keyId } = principalOf(request)
-    const body = request.body
-    const doc = await createSession(app.infra, accountId, {
-      name: body.name,
-      companyName: body.companyName ?? null,
-      companyUrl: body.companyUrl ?? null,
-      industry: body.industry ?? null,
-      targetAudience: body.targetAudience ?? null,
-    }, { correlationId: request.id, keyId })
-    return reply.code(201).send({ session: sessionView(doc) })
+    return reply.code(201).send(await createSessionFromBody(app.infra, accountId, request.body, { correlationId: request.id, keyId }))
   })
 }
 

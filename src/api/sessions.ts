@@ -1,0 +1,28 @@
+import { listSessions } from '../../projections/queries/sessions.js'
+import { createSession } from '../commands/create-session/create-session.js'
+import type { Issuer } from '../commands/execute.js'
+import type { Infra } from '../infra/context.js'
+import { pageOf, paginationFor } from '../http/schemas/common.js'
+import type { CreateSessionBody } from '../http/schemas/sessions.js'
+import { sessionView } from './views.js'
+
+/**
+ * The session operations of the v1 API, shared by REST (src/http) and MCP (src/mcp):
+ * each takes the validated request and returns the response body.
+ */
+export async function listSessionsPage(infra: Infra, accountId: string, query: { page?: number | undefined; limit?: number | undefined }) {
+  const { page, limit } = pageOf(query)
+  const { items, total } = await listSessions(infra.readModels, accountId, page, limit)
+  return { sessions: items.map(sessionView), pagination: paginationFor(page, limit, total) }
+}
+
+export async function createSessionFromBody(infra: Infra, accountId: string, body: CreateSessionBody, issuer: Issuer) {
+  const doc = await createSession(infra, accountId, {
+    name: body.name,
+    companyName: body.companyName ?? null,
+    companyUrl: body.companyUrl ?? null,
+    industry: body.industry ?? null,
+    targetAudience: body.targetAudience ?? null,
+  }, issuer)
+  return { session: sessionView(doc) }
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto'
+import { listTasks } from '../../projections/queries/tasks.js'
+import { createTask } from '../commands/create-task/create-task.js'
+import type { Issuer } from '../commands/execute.js'
+import { NotFoundError } from '../domain/errors.js'
+import { Session } from '../domain/sessions/session.js'
+import type { Infra } from '../infra/context.js'
+import { pageOf, paginationFor } from '../http/schemas/common.js'
+import type { CreateTaskBody, ListTasksQuery } from '../http/schemas/tasks.js'
+import { readTask } from '../queries/read-task.js'
+import { awaitTaskEnd } from '../queries/watch-task.js'
+import { taskView } from './views.js'
+
+/** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
+export async function runAgentTask(infra: Infra, accountId: string, body: CreateTaskBody, issuer: Issuer) {
+  const created = await createTask(infra, accountId, {
+    taskId: randomUUID(),
+    sessionId: body.sessionId,
+    agentType: body.agentType ?? 'growth-marketer',
+    instruction: body.instruction,
+    title: body.title ?? null,
+    priority: body.priority ?? 'normal',
+  }, issuer)
+  const waitMs = (body.waitSeconds ?? 0) * 1000
+  const task = waitMs === 0 ? created : (await awaitTaskEnd(infra, accountId, created._id, waitMs)) ?? created
+  return { task: taskView(task) }
+}
+
+export async function getTask(infra: Infra, accountId: string, taskId: string) {
+  const doc = await readTask(infra, accountId, taskId)
+  if (!doc) throw new NotFoundError('task not found')
+  return { task: taskView(doc) }
+}
+
+export async function listTasksPage(infra: Infra, accountId: string, query: ListTasksQuery) {
+  const { sessionId, status, agentType } = query
+  if (sessionId) await requireSession(infra, accountId, sessionId)
+  const { page, limit } = pageOf(query)
+  const { items, total } = await listTasks(infra.readModels, accountId, { sessionId, status, agentType }, page, limit)
+  return { tasks: items.map(taskView), pagination: paginationFor(page, limit, total) }
+}
+
+/** From the log, so a session created a moment ago is found; another account's is not. */
+export async function requireSession(infra: Infra, accountId: string, sessionId: string): Promise<void> {
+  const { state } = await infra.events.load(Session, { accountId, aggregateId: sessionId })
+  if (state.status === 'absent') throw new NotFoundError('session not found')
+}

@@ -1,0 +1,14 @@
+import type { SessionDoc, TaskDoc } from '../../projections/index.js'
+
+/** The Session and Task resources of the spec, from their read-model documents. */
+export function sessionView(doc: SessionDoc) {
+  return { id: doc._id, name: doc.name, companyName: doc.companyName, companyUrl: doc.companyUrl, createdAt: doc.createdAt }
+}
+
+export function taskView(doc: TaskDoc) {
+  const { _id, sessionId, agentType, taskType, status, instruction, result, error, createdAt, startedAt, completedAt } = doc
+  return { id: _id, sessionId, agentType, taskType, status, instruction, result: status === 'completed' ? result : null, error, createdAt, startedAt, completedAt }
+}
+
+export type SessionView = ReturnType<typeof sessionView>
+export type TaskView = ReturnType<typeof taskView>
