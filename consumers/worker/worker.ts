@@ -7,10 +7,16 @@ import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { Priority } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import type { AgentProvider } from '../agents/provider.js'
-import { runTask } from './run-task.js'
+import { runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
 
 export const WORKER_CONSUMER = 'mats-worker'
+
+/** A delivered TaskCreated, decoded once, waiting for a slot. */
+interface Held {
+  readonly msg: JsMsg
+  readonly ref: TaskRef
+}
 const STREAM = streamOf('task')
 const NANOS_PER_MS = 1_000_000
 const FETCH_EXPIRES_MS = 1000
@@ -31,7 +37,7 @@ export interface WorkerOptions {
  */
 export class TaskWorker {
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
-  private readonly scheduler = new TaskScheduler<JsMsg>()
+  private readonly scheduler = new TaskScheduler<Held>()
   private readonly running = new Map<JsMsg, Promise<void>>()
   private readonly shutdown = new AbortController()
   private readonly log: Logger
@@ -67,7 +73,7 @@ export class TaskWorker {
     this.wake?.()
     void this.fetching?.close()
     await this.loop
-    for (const entry of this.scheduler.drain()) entry.item.nak()
+    for (const entry of this.scheduler.drain()) entry.item.msg.nak()
     const settled = Promise.allSettled(this.running.values())
     const grace = new Promise<'grace over'>((resolve) => setTimeout(() => resolve('grace over'), graceMs).unref())
     if ((await Promise.race([settled, grace])) === 'grace over') {
@@ -117,7 +123,8 @@ export class TaskWorker {
     if (this.stopping) return msg.nak()
     const event = decodeEvent(msg)
     const priority = (event.data as { priority?: Priority }).priority ?? 'normal'
-    this.scheduler.add({ accountId: event.accountId, priority, seq: msg.seq, item: msg })
+    const ref = { accountId: event.accountId, taskId: event.aggregateId, redelivered: msg.redelivered }
+    this.scheduler.add({ accountId: event.accountId, priority, seq: msg.seq, item: { msg, ref } })
     this.dispatch()
   }
 
@@ -125,9 +132,7 @@ export class TaskWorker {
     while (!this.stopping && this.running.size < this.options.concurrency) {
       const entry = this.scheduler.next()
       if (!entry) return
-      const msg = entry.item
-      const event = decodeEvent(msg)
-      const ref = { accountId: event.accountId, taskId: event.aggregateId, redelivered: msg.redelivered }
+      const { msg, ref } = entry.item
       const ctx = { infra: this.infra, provider: this.provider, workerId: this.workerId, timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
       const run = runTask(ctx, ref)
         .then(() => msg.ack())
@@ -147,7 +152,7 @@ export class TaskWorker {
   }
 
   private touchAll(): void {
-    for (const entry of this.scheduler.items()) entry.item.working()
+    for (const entry of this.scheduler.items()) entry.item.msg.working()
     for (const msg of this.running.keys()) msg.working()
   }
 }
