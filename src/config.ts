@@ -73,4 +73,3 @@ function parseWith<S extends TSchema>(schema: S, raw: Record<string, string>): S
   return value as Static<S>
 }
 
-export const MICROS_PER_USD = 1_000_000

@@ -1,5 +1,6 @@
 import type { ReadModels } from '../engine/read-models.js'
 import { sessionsProjection, type SessionDoc } from '../read-models/sessions.js'
+import { findOwned } from './owned.js'
 
 export interface Page<T> { readonly items: readonly T[]; readonly total: number }
 
@@ -14,6 +15,5 @@ export async function listSessions(readModels: ReadModels, accountId: string, pa
 
 /** Another account's session is reported exactly like a missing one. */
 export async function findSession(readModels: ReadModels, accountId: string, sessionId: string): Promise<SessionDoc | null> {
-  const doc = await readModels.collection<SessionDoc>(sessionsProjection).findOne({ _id: sessionId })
-  return doc?.accountId === accountId ? doc : null
+  return findOwned(readModels.collection<SessionDoc>(sessionsProjection), accountId, sessionId)
 }

@@ -2,6 +2,7 @@ import type { Filter } from 'mongodb'
 import type { ReadModels } from '../engine/read-models.js'
 import type { Stored } from '../engine/projection.js'
 import { tasksProjection, type TaskDoc } from '../read-models/tasks.js'
+import { findOwned } from './owned.js'
 import type { Page } from './sessions.js'
 
 export interface TaskFilter {
@@ -25,8 +26,6 @@ export async function listTasks(readModels: ReadModels, accountId: string, filte
   return { items, total }
 }
 
-/** By `_id` alone (FerretDB uses its index only then); another account's task is null. */
 export async function findTask(readModels: ReadModels, accountId: string, taskId: string): Promise<TaskDoc | null> {
-  const doc = await readModels.collection<TaskDoc>(tasksProjection).findOne({ _id: taskId })
-  return doc?.accountId === accountId ? doc : null
+  return findOwned(readModels.collection<TaskDoc>(tasksProjection), accountId, taskId)
 }

@@ -8,7 +8,7 @@ import type { Infra } from '../infra/context.js'
 import { pageOf, paginationFor } from '../http/schemas/common.js'
 import type { CreateTaskBody, ListTasksQuery } from '../http/schemas/tasks.js'
 import { readTask } from '../queries/read-task.js'
-import { awaitTaskEnd } from '../queries/watch-task.js'
+import { awaitTaskEnd } from '../queries/await-task-end.js'
 import { taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */

@@ -9,10 +9,7 @@ import type { Infra } from '../infra/context.js'
  * log itself, so a task whose creation was acknowledged is never reported missing.
  */
 export async function readTask(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
-  const doc = await findTask(infra.readModels, accountId, taskId)
-  if (doc) return doc
-  const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
-  return taskDocFromHistory(events)
+  return (await findTask(infra.readModels, accountId, taskId)) ?? readTaskFromLog(infra, accountId, taskId)
 }
 
 /** The task as the log has it, ignoring the read model. */

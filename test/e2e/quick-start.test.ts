@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import t from 'tap'
 import { freePort, isListening } from '../../src/infra/local/servers.js'
 import { ApiClient } from '../helpers/http.js'
-import { collectOutput, exited, spawnMats } from '../helpers/read-models.js'
+import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { until } from '../helpers/wait.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')

@@ -1,6 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { resolve } from 'node:path'
-import type { Test } from 'tap'
 import { ALL_PROJECTIONS, ProjectionRunner, ReadModels } from '../../projections/index.js'
 import type { Infra } from '../../src/infra/context.js'
 
@@ -33,25 +30,4 @@ export async function readModelsIn(infra: Infra, database: string): Promise<Read
 export async function catchUp(infra: Infra, readModels: ReadModels, batchSize?: number): Promise<void> {
   const deps = { js: infra.js, jsm: infra.jsm, readModels, log: infra.log }
   await Promise.all(ALL_PROJECTIONS.map((p) => new ProjectionRunner(deps, p, { untilCaughtUp: true, ...(batchSize ? { batchSize } : {}) }).run()))
-}
-
-const MATS = resolve(import.meta.dirname, '../../bin/mats.js')
-
-/** Runs the `mats` CLI as a separate process, as an operator would. */
-export function spawnMats(t: Test, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [MATS, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
-  return child
-}
-
-export function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
-  return new Promise((done) => child.once('exit', (code) => done(code)))
-}
-
-export function collectOutput(child: ChildProcess): { text: () => string } {
-  let out = ''
-  child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  child.stderr?.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  return { text: () => out }
 }

@@ -9,7 +9,8 @@ import { Session } from '../../src/domain/sessions/session.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import type { Infra } from '../../src/infra/context.js'
 import { aCaller, aKey, anAccount } from '../helpers/mothers.js'
-import { catchUp, cleanPass, collectOutput, exited, readModelsIn, snapshot, spawnMats } from '../helpers/read-models.js'
+import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
+import { catchUp, cleanPass, readModelsIn, snapshot } from '../helpers/read-models.js'
 import { otherDatabase, startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
@@ -23,10 +24,9 @@ async function seedLog(infra: Infra, backlog: number): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const account = await anAccount(infra, { monthlyBudgetUsd: 10 + i })
     await changeAccountBudget(infra, { accountId: account.id, monthlyBudgetUsd: 50 + i }, operator())
-    const kept = await aKey(infra, account.id)
+    await aKey(infra, account.id)
     const revoked = await aKey(infra, account.id, { name: 'revoked' })
     await revokeApiKey(infra, { keyId: revoked.id }, operator())
-    void kept
   }
   const accountId = randomUUID()
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }

@@ -4,9 +4,9 @@ import { tasksProjection, type TaskDoc } from '../../projections/index.js'
 import { createTask } from '../../src/commands/create-task/create-task.js'
 import { operator } from '../../src/commands/execute.js'
 import { startTask } from '../../src/commands/start-task/start-task.js'
-import { ROLES, startService } from '../../src/service.js'
+import { startService } from '../../src/service.js'
 import { aCaller } from '../helpers/mothers.js'
-import { exited, spawnMats } from '../helpers/read-models.js'
+import { exited, spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
@@ -95,4 +95,3 @@ t.test('a worker killed with SIGKILL mid-run: its 20 tasks fail within the bound
   t.equal(await exited(fresh), 0, 'the fresh worker stops cleanly on SIGTERM')
 })
 
-void ROLES

@@ -4,7 +4,7 @@ import { createAccount } from '../../commands/create-account/create-account.js'
 import { monthToDate } from '../../commands/create-task/budget.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
 import { operator } from '../../commands/execute.js'
-import { MICROS_PER_USD } from '../../config.js'
+import { microsToUsd } from '../../domain/money.js'
 import { NotFoundError } from '../../domain/errors.js'
 import type { Infra } from '../../infra/context.js'
 import { parse, print, required, usd, uuid, UsageError } from '../io.js'
@@ -36,15 +36,14 @@ async function showAccount(infra: Infra, id: string) {
   if (!doc) throw new NotFoundError(`account ${id} not found`)
   const now = infra.clock()
   const spend = await monthToDate(infra, id, now)
-  const usd = (micros: number) => micros / MICROS_PER_USD
   return {
     id: doc._id,
     name: doc.name,
-    monthlyBudget: usd(spend.budgetMicros),
+    monthlyBudget: microsToUsd(spend.budgetMicros),
     month: billingMonth(now),
-    spent: usd(spend.spentMicros),
-    reservedInFlight: usd(spend.reservedMicros),
-    remaining: usd(Math.max(0, spend.budgetMicros - spend.spentMicros - spend.reservedMicros)),
+    spent: microsToUsd(spend.spentMicros),
+    reservedInFlight: microsToUsd(spend.reservedMicros),
+    remaining: microsToUsd(Math.max(0, spend.budgetMicros - spend.spentMicros - spend.reservedMicros)),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   }

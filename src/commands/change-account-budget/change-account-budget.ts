@@ -1,5 +1,5 @@
-import { MICROS_PER_USD } from '../../config.js'
 import { Account, decideChangeAccountBudget } from '../../domain/accounts/account.js'
+import { microsToUsd, usdToMicros } from '../../domain/money.js'
 import type { Infra } from '../../infra/context.js'
 import { execute, type Issuer } from '../execute.js'
 
@@ -8,7 +8,7 @@ export async function changeAccountBudget(
   input: { readonly accountId: string; readonly monthlyBudgetUsd: number },
   issuer: Issuer,
 ): Promise<{ readonly id: string; readonly name: string; readonly monthlyBudget: number }> {
-  const monthlyBudgetMicros = Math.round(input.monthlyBudgetUsd * MICROS_PER_USD)
+  const monthlyBudgetMicros = usdToMicros(input.monthlyBudgetUsd)
   const { state } = await execute(
     infra,
     Account,
@@ -17,5 +17,5 @@ export async function changeAccountBudget(
     issuer,
   )
   if (state.status !== 'active') throw new Error('budget change left no active account')
-  return { id: input.accountId, name: state.name, monthlyBudget: state.monthlyBudgetMicros / MICROS_PER_USD }
+  return { id: input.accountId, name: state.name, monthlyBudget: microsToUsd(state.monthlyBudgetMicros) }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { MICROS_PER_USD } from '../../config.js'
 import { Account, decideCreateAccount } from '../../domain/accounts/account.js'
+import { microsToUsd, usdToMicros } from '../../domain/money.js'
 import type { Infra } from '../../infra/context.js'
 import { execute, type Issuer } from '../execute.js'
 
@@ -18,9 +18,9 @@ export async function createAccount(
 ): Promise<AccountCreatedView> {
   const id = randomUUID()
   const monthlyBudgetUsd = input.monthlyBudgetUsd ?? infra.config.DEFAULT_MONTHLY_BUDGET_USD
-  const monthlyBudgetMicros = Math.round(monthlyBudgetUsd * MICROS_PER_USD)
+  const monthlyBudgetMicros = usdToMicros(monthlyBudgetUsd)
   const { appended } = await execute(infra, Account, { accountId: id, aggregateId: id }, (state) => decideCreateAccount({ name: input.name, monthlyBudgetMicros }, state), issuer)
   const created = appended[0]
   if (!created || created.type !== 'AccountCreated') throw new Error('account creation appended no AccountCreated')
-  return { id, name: created.data.name, monthlyBudget: created.data.monthlyBudgetMicros / MICROS_PER_USD, createdAt: created.occurredAt }
+  return { id, name: created.data.name, monthlyBudget: microsToUsd(created.data.monthlyBudgetMicros), createdAt: created.occurredAt }
 }

@@ -1,7 +1,7 @@
 import { accountSpendProjection, spendId, type AccountSpendDoc } from '../../../projections/index.js'
-import { MICROS_PER_USD } from '../../config.js'
 import { Account } from '../../domain/accounts/account.js'
 import { BudgetExhaustedError, NotFoundError } from '../../domain/errors.js'
+import { formatUsd } from '../../domain/money.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
 import type { Infra } from '../../infra/context.js'
 
@@ -35,10 +35,6 @@ export async function assertWithinBudget(infra: Infra, accountId: string, now: D
   const { budgetMicros, spentMicros, reservedMicros } = await monthToDate(infra, accountId, now)
   if (spentMicros + reservedMicros < budgetMicros) return
   throw new BudgetExhaustedError(
-    `monthly budget exhausted: ${usd(spentMicros + reservedMicros)} of ${usd(budgetMicros)} spent or reserved this month (UTC)`,
+    `monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`,
   )
-}
-
-export function usd(micros: number): string {
-  return `$${(micros / MICROS_PER_USD).toFixed(micros % 10_000 === 0 ? 2 : 6)}`
 }

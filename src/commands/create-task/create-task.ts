@@ -1,7 +1,7 @@
 import { taskDocFromHistory, type TaskDoc } from '../../../projections/index.js'
-import { MICROS_PER_USD } from '../../config.js'
 import type { AgentType } from '../../domain/agents/catalogue.js'
 import { ConflictError } from '../../domain/errors.js'
+import { usdToMicros } from '../../domain/money.js'
 import { requireOpenSession, Session } from '../../domain/sessions/session.js'
 import { billingMonth, taskFingerprint } from '../../domain/tasks/identity.js'
 import { decideCreateTask, Task, type Priority, type TaskType } from '../../domain/tasks/task.js'
@@ -42,7 +42,7 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
       fingerprint,
       parentTaskId: input.parentTaskId ?? null,
       billingMonth: billingMonth(now),
-      reservedMicros: Math.round(infra.config.TASK_RESERVATION_USD * MICROS_PER_USD),
+      reservedMicros: usdToMicros(infra.config.TASK_RESERVATION_USD),
     }
     const { history } = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer)
     const doc = taskDocFromHistory(history)
