@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { applyToDocument } from '../../projections/index.js'
 import type { Aggregate, AggregateCategory, EventDraft, EventMetadata, Recorded } from '../domain/message.js'
-import { ConcurrencyError, type AggregateKey } from '../infra/nats/event-store.js'
+import { ConcurrencyError, type AggregateKey, type Loaded } from '../infra/nats/event-store.js'
 import { streamOf } from '../infra/nats/subjects.js'
 import type { Infra } from '../infra/context.js'
 
@@ -21,6 +21,19 @@ export interface Executed<State, Event extends EventDraft> {
 
 const MAX_ATTEMPTS = 3
 
+export interface ExecuteOptions {
+  /**
+   * The aggregate id was just generated, so there is nothing to load: the first attempt
+   * decides on the initial state and appends expecting no event yet. Should the id exist
+   * after all, that append conflicts and the next attempt loads it as usual.
+   */
+  readonly isNew?: boolean
+}
+
+function unborn<State, Event extends EventDraft>(aggregate: Aggregate<State, Event>): Loaded<State, Event> {
+  return { state: aggregate.initialState, version: 0, accountId: null, events: [] }
+}
+
 /**
  * One command against one aggregate: load it from the log, `decide`, append with
  * optimistic concurrency (redoing the decision if another writer won), then bring the
@@ -32,9 +45,10 @@ export async function execute<State, Event extends EventDraft>(
   key: AggregateKey,
   decide: (state: State) => readonly Event[],
   issuer: Issuer,
+  options: ExecuteOptions = {},
 ): Promise<Executed<State, Event>> {
   for (let attempt = 1; ; attempt++) {
-    const loaded = await infra.events.load(aggregate, key)
+    const loaded = options.isNew && attempt === 1 ? unborn(aggregate) : await infra.events.load(aggregate, key)
     const drafts = decide(loaded.state)
     const accountId = loaded.accountId ?? key.accountId
     const metadata: EventMetadata = { correlationId: issuer.correlationId, causationId: null, keyId: issuer.keyId }

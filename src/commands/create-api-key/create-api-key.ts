@@ -33,7 +33,7 @@ export async function createApiKey(
     now,
     accountExists: account.state.status === 'active',
   }
-  const { appended } = await execute(infra, ApiKey, { accountId: input.accountId, aggregateId: id }, (state) => decideCreateApiKey(command, state), issuer)
+  const { appended } = await execute(infra, ApiKey, { accountId: input.accountId, aggregateId: id }, (state) => decideCreateApiKey(command, state), issuer, { isNew: true })
   const created = appended[0]
   if (!created || created.type !== 'ApiKeyCreated') throw new Error('key creation appended no ApiKeyCreated')
   const { name, keyPrefix, expiresAt } = created.data

@@ -6,7 +6,7 @@ import { execute, type Issuer } from '../execute.js'
 
 export async function createSession(infra: Infra, accountId: string, input: CreateSession, issuer: Issuer): Promise<SessionDoc> {
   const id = randomUUID()
-  const { appended } = await execute(infra, Session, { accountId, aggregateId: id }, (state) => decideCreateSession(input, state), issuer)
+  const { appended } = await execute(infra, Session, { accountId, aggregateId: id }, (state) => decideCreateSession(input, state), issuer, { isNew: true })
   const created = appended[0]
   if (!created) throw new Error('session creation appended nothing')
   return { _id: id, accountId, ...created.data, createdAt: created.occurredAt }

@@ -44,7 +44,7 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
       billingMonth: billingMonth(now),
       reservedMicros: usdToMicros(infra.config.TASK_RESERVATION_USD),
     }
-    const { history } = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer)
+    const { history } = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true })
     const doc = taskDocFromHistory(history)
     if (!doc) throw new Error('task creation appended no TaskCreated')
     return doc
