@@ -14,7 +14,7 @@ export { ProjectionProgress, publishProgress } from './engine/progress.js'
 export { accountsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection }
 export type { AccountDoc } from './read-models/accounts.js'
 export type { ApiKeyDoc } from './read-models/api-keys.js'
-export type { SessionDoc } from './read-models/sessions.js'
+export { sessionDocFromHistory, type SessionDoc } from './read-models/sessions.js'
 export { taskDocFromHistory, type TaskDoc } from './read-models/tasks.js'
 export { spendId, type AccountSpendDoc } from './read-models/account-spend.js'
 

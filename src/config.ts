@@ -1,6 +1,12 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { convertText } from './infra/typebox/convert-text.js'
+import { languageModelProblems } from './llm-config.js'
+
+/** A pattern for an empty string or a comma-separated list of `item`. */
+function LIST_OF(item: string): string {
+  return `^\\s*(${item}(\\s*,\\s*${item})*)?\\s*$`
+}
 
 /**
  * Configuration comes only from environment variables, validated once at boot.
@@ -36,6 +42,18 @@ export const ConfigSchema = Type.Object({
   OFFLINE_AGENT_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 200, description: 'How long an offline agent run takes' }),
   OFFLINE_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.1 }),
   OFFLINE_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.4 }),
+  LLM_PROVIDER: Type.Enum(['offline', 'openai', 'anthropic'], { default: 'offline', description: 'Who runs the agents: the offline provider (no network), an OpenAI-compatible chat-completions server, or Anthropic' }),
+  LLM_BASE_URL: Type.Optional(Type.String({ format: 'uri', description: "The provider's API root, e.g. http://127.0.0.1:11434/v1 for Ollama; the vendor's own when unset" })),
+  LLM_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Sent to the provider only; never logged or stored' })),
+  LLM_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'The model every agent uses unless LLM_MODELS names another' })),
+  LLM_MODELS: Type.String({ pattern: LIST_OF('[a-z-]+\\s*=\\s*[^,=\\s]+'), default: '', description: 'Per-agent models: agent-type=model, comma-separated' }),
+  LLM_MAX_STEPS: Type.Integer({ minimum: 1, maximum: 100, default: 12, description: 'Model calls one agent run may make before it fails with step_limit' }),
+  LLM_MAX_OUTPUT_TOKENS: Type.Integer({ minimum: 1, maximum: 200_000, default: 4096, description: 'Anthropic max_tokens per model call' }),
+  LLM_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'One model call; a call that times out is retried' }),
+  LLM_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 3, description: 'Retries of one model call after a 408, 409, 429, 5xx, timeout or lost connection, with exponential backoff honouring Retry-After' }),
+  LLM_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 3, description: 'USD per million input tokens for models LLM_PRICES does not list' }),
+  LLM_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 15, description: 'USD per million output tokens for models LLM_PRICES does not list' }),
+  LLM_PRICES: Type.String({ pattern: LIST_OF('[^,=\\s]+\\s*=\\s*\\d+(\\.\\d+)?\\s*/\\s*\\d+(\\.\\d+)?'), default: '', description: 'Per-model prices: model=input/output in USD per million tokens, comma-separated' }),
   DEV_DATA_DIR: Type.String({ minLength: 1, default: '.mats', description: 'mats dev: where local servers keep their data' }),
   DEV_NATS_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4222, description: 'mats dev: port of the local nats-server' }),
   DEV_MONGODB_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 27017, description: 'mats dev: port of the local MongoDB-wire server' }),
@@ -57,7 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[key]
     if (value !== undefined && value !== '') raw[key] = value
   }
-  return parseWith(ConfigSchema, raw)
+  const config = parseWith(ConfigSchema, raw)
+  const problems = languageModelProblems(config)
+  if (problems.length > 0) throw new ConfigError(problems)
+  return config
 }
 
 function parseWith<S extends TSchema>(schema: S, raw: Record<string, string>): Static<S> {

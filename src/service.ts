@@ -26,7 +26,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
     : []
   const running = runners.map((r) => r.run())
   const worker = roles.has('worker')
-    ? new TaskWorker(infra, createAgentProvider(config), {
+    ? new TaskWorker(infra, createAgentProvider(config, log), {
         concurrency: config.WORKER_CONCURRENCY,
         lookahead: config.WORKER_LOOKAHEAD,
         ackWaitMs: config.WORKER_ACK_WAIT_MS,

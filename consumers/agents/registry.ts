@@ -1,12 +1,40 @@
+import type { Logger } from 'pino'
 import type { Config } from '../../src/config.js'
+import { modelFor, parsePriceTable } from '../../src/llm-config.js'
+import { AnthropicChatModel } from './llm/anthropic-chat.js'
+import type { ChatModel } from './llm/chat.js'
+import { LanguageModelProvider } from './llm/language-model-provider.js'
+import { OpenAIChatModel } from './llm/openai-chat.js'
+import { PriceTable } from './llm/pricing.js'
 import { OfflineProvider } from './offline/offline-provider.js'
 import type { AgentProvider } from './provider.js'
 
-/** The provider agent runs go through; language-model providers join here (issue 6). */
-export function createAgentProvider(config: Config): AgentProvider {
-  return new OfflineProvider({
-    latencyMs: config.OFFLINE_AGENT_LATENCY_MS,
-    inputPricePerMTokUsd: config.OFFLINE_PRICE_INPUT_PER_MTOK_USD,
-    outputPricePerMTokUsd: config.OFFLINE_PRICE_OUTPUT_PER_MTOK_USD,
+/** Turns in a row of only malformed tool calls a run tolerates (each is answered with what was wrong). */
+const MAX_MALFORMED_TURNS = 3
+
+/** The provider agent runs go through, as LLM_PROVIDER says; the offline one needs no network. */
+export function createAgentProvider(config: Config, log: Logger): AgentProvider {
+  if (config.LLM_PROVIDER === 'offline') {
+    return new OfflineProvider({
+      latencyMs: config.OFFLINE_AGENT_LATENCY_MS,
+      inputPricePerMTokUsd: config.OFFLINE_PRICE_INPUT_PER_MTOK_USD,
+      outputPricePerMTokUsd: config.OFFLINE_PRICE_OUTPUT_PER_MTOK_USD,
+    })
+  }
+  return new LanguageModelProvider({
+    model: chatModel(config, log),
+    modelFor: (agentType) => {
+      const model = modelFor(config, agentType)
+      // loadConfig refuses a language-model provider that leaves an agent without a model.
+      if (model === undefined) throw new Error(`no model configured for ${agentType}`)
+      return model
+    },
+    prices: new PriceTable(parsePriceTable(config.LLM_PRICES), { input: config.LLM_PRICE_INPUT_PER_MTOK_USD, output: config.LLM_PRICE_OUTPUT_PER_MTOK_USD }),
+    limits: { maxSteps: config.LLM_MAX_STEPS, maxMalformedTurns: MAX_MALFORMED_TURNS },
   })
+}
+
+function chatModel(config: Config, log: Logger): ChatModel {
+  const settings = { apiKey: config.LLM_API_KEY, baseUrl: config.LLM_BASE_URL, requestTimeoutMs: config.LLM_REQUEST_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES, log }
+  return config.LLM_PROVIDER === 'anthropic' ? new AnthropicChatModel({ ...settings, maxOutputTokens: config.LLM_MAX_OUTPUT_TOKENS }) : new OpenAIChatModel(settings)
 }

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino'
 import { finishTask } from '../../src/commands/finish-task/finish-task.js'
+import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-session-facts.js'
 import { startTask } from '../../src/commands/start-task/start-task.js'
 import type { Issuer } from '../../src/commands/execute.js'
-import { findAgent } from '../../src/domain/agents/catalogue.js'
 import { ConflictError } from '../../src/domain/errors.js'
-import { requireOpenSession, Session } from '../../src/domain/sessions/session.js'
-import { Task, TaskNotClaimableError, type FinishTask } from '../../src/domain/tasks/task.js'
+import { Task, TaskNotClaimableError, type FinishTask, type TaskState } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
-import { AgentRunError, type AgentProvider } from '../agents/provider.js'
+import type { AgentProvider } from '../agents/provider.js'
+import type { PlatformConnectors } from '../connectors/platform-connectors.js'
+import { runAgent } from './run-agent.js'
 
 export interface TaskRef {
   readonly accountId: string
@@ -16,9 +17,15 @@ export interface TaskRef {
   readonly redelivered: boolean
 }
 
+export interface TaskKey {
+  readonly accountId: string
+  readonly taskId: string
+}
+
 export interface RunContext {
   readonly infra: Infra
   readonly provider: AgentProvider
+  readonly connectors: PlatformConnectors
   readonly workerId: string
   readonly timeoutMs: number
   /** Aborts every run when the worker's shutdown grace period is over. */
@@ -26,11 +33,15 @@ export interface RunContext {
   readonly log: Logger
 }
 
+export type Running = Extract<TaskState, { status: 'running' }>
+
 /**
  * Takes one delivered TaskCreated to its end. A pending task is claimed and run once. A
  * running task whose TaskCreated comes back was claimed by a worker that died: it is
- * failed, never run again. Anything else has already ended. Never throws for a task
- * that was dealt with; the caller acknowledges the message afterwards.
+ * failed, with the delegated tasks that worker was running for it, never run again. A
+ * completed task has its learned facts recorded (again: that is idempotent), in case its
+ * worker died in between. Never throws for a task that was dealt with; the caller
+ * acknowledges the message afterwards.
  */
 export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   const key = { accountId: ref.accountId, taskId: ref.taskId }
@@ -38,53 +49,55 @@ export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   const { state } = await ctx.infra.events.load(Task, { accountId: ref.accountId, aggregateId: ref.taskId })
   if (state.status === 'running') {
     if (!ref.redelivered) return ctx.log.warn({ taskId: ref.taskId }, 'task already running under another delivery; left alone')
-    const error = `the worker running this task (${state.workerId}) stopped responding; tasks are not retried`
-    return finish(ctx, key, { outcome: 'failed', error, reason: 'worker_lost', usage: null, costMicros: 0 }, issuer)
+    return failLost(ctx, key, state, issuer)
   }
+  if (state.status === 'completed') return learnFacts(ctx, key, state.sessionId, state.learnedFacts, issuer)
   if (state.status !== 'pending') return
+  const running = await claim(ctx, key, issuer)
+  if (running) await runClaimed(ctx, key, running, issuer, null)
+}
+
+/** Starts a pending task for this worker; null when another worker got it first. */
+export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer): Promise<Running | null> {
   try {
-    await startTask(ctx.infra, key, ctx.workerId, issuer)
+    return await startTask(ctx.infra, key, ctx.workerId, issuer)
   } catch (err) {
-    if (err instanceof TaskNotClaimableError) return
+    if (err instanceof TaskNotClaimableError) return null
     throw err
   }
-  ctx.log.info({ taskId: ref.taskId, agentType: state.agentType }, 'task started')
-  await finish(ctx, key, await runAgent(ctx, ref, state), issuer)
 }
 
-async function runAgent(ctx: RunContext, ref: TaskRef, task: { sessionId: string; agentType: Parameters<typeof findAgent>[0]; instruction: string; title: string | null }): Promise<FinishTask> {
-  const timeout = AbortSignal.timeout(ctx.timeoutMs)
-  const signal = AbortSignal.any([timeout, ctx.shutdown])
-  try {
-    const session = requireOpenSession((await ctx.infra.events.load(Session, { accountId: ref.accountId, aggregateId: task.sessionId })).state)
-    const request = { task: { id: ref.taskId, agentType: task.agentType, instruction: task.instruction, title: task.title }, agent: findAgent(task.agentType), session }
-    const result = await ctx.provider.run(request, signal)
-    return { outcome: 'completed', result: result.output, usage: result.usage, costMicros: result.costMicros }
-  } catch (err) {
-    if (timeout.aborted) {
-      return { outcome: 'failed', reason: 'timeout', error: `the run exceeded its time limit of ${describeMs(ctx.timeoutMs)}`, usage: null, costMicros: 0 }
-    }
-    if (ctx.shutdown.aborted) {
-      return { outcome: 'failed', reason: 'worker_shutdown', error: 'the worker shut down before the run finished; tasks are not retried', usage: null, costMicros: 0 }
-    }
-    const message = err instanceof AgentRunError ? err.message : `the agent failed: ${err instanceof Error ? err.message : String(err)}`
-    ctx.log.warn({ err, taskId: ref.taskId }, 'agent run failed')
-    return { outcome: 'failed', reason: 'agent_error', error: message, usage: null, costMicros: 0 }
+/** Runs a claimed task's agent, records its end and what it learned. `parent` aborts a delegated run when its supervisor's run ends. */
+export async function runClaimed(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, parent: AbortSignal | null): Promise<FinishTask> {
+  ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
+  const outcome = await runAgent(ctx, key, task, issuer, parent)
+  await finish(ctx, key, outcome, issuer)
+  if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)
+  return outcome
+}
+
+async function failLost(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer): Promise<void> {
+  const error = `the worker running this task (${task.workerId}) stopped responding; tasks are not retried`
+  const lost: FinishTask = { outcome: 'failed', error, reason: 'worker_lost', usage: null, costMicros: 0 }
+  for (const childId of task.delegatedTaskIds) {
+    const child = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: childId })
+    if (child.state.status === 'running' && child.state.workerId === task.workerId) await finish(ctx, { accountId: key.accountId, taskId: childId }, lost, issuer)
   }
+  await finish(ctx, key, lost, issuer)
 }
 
-async function finish(ctx: RunContext, key: { accountId: string; taskId: string }, outcome: FinishTask, issuer: Issuer): Promise<void> {
+async function learnFacts(ctx: RunContext, key: TaskKey, sessionId: string, facts: readonly string[], issuer: Issuer): Promise<void> {
+  const learned = await learnSessionFacts(ctx.infra, { accountId: key.accountId, sessionId }, key.taskId, facts, issuer)
+  if (learned > 0) ctx.log.info({ taskId: key.taskId, sessionId, learned }, 'session learned facts')
+}
+
+async function finish(ctx: RunContext, key: TaskKey, outcome: FinishTask, issuer: Issuer): Promise<void> {
   try {
     await finishTask(ctx.infra, key, outcome, issuer)
-    ctx.log.info({ taskId: key.taskId, outcome: outcome.outcome }, 'task finished')
+    ctx.log.info({ taskId: key.taskId, outcome: outcome.outcome, ...(outcome.outcome === 'failed' ? { reason: outcome.reason } : {}) }, 'task finished')
   } catch (err) {
     // Another worker already ended it (it judged this one lost): its verdict stands.
     if (!(err instanceof ConflictError)) throw err
     ctx.log.warn({ taskId: key.taskId }, 'task had already ended; outcome dropped')
   }
-}
-
-function describeMs(ms: number): string {
-  const [amount, unit] = ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [ms / 1000, 'second']
-  return `${amount} ${unit}${amount === 1 ? '' : 's'}`
 }

@@ -7,6 +7,7 @@ import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { Priority } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import type { AgentProvider } from '../agents/provider.js'
+import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
 import { runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
 
@@ -51,6 +52,7 @@ export class TaskWorker {
     private readonly infra: Infra,
     private readonly provider: AgentProvider,
     private readonly options: WorkerOptions,
+    private readonly connectors: PlatformConnectors = NO_CONNECTORS,
   ) {
     this.log = infra.log.child({ role: 'worker', workerId: this.workerId })
   }
@@ -133,7 +135,7 @@ export class TaskWorker {
       const entry = this.scheduler.next()
       if (!entry) return
       const { msg, ref } = entry.item
-      const ctx = { infra: this.infra, provider: this.provider, workerId: this.workerId, timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
+      const ctx = { infra: this.infra, provider: this.provider, connectors: this.connectors, workerId: this.workerId, timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
       const run = runTask(ctx, ref)
         .then(() => msg.ack())
         .catch((err: unknown) => {

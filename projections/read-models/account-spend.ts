@@ -1,5 +1,5 @@
 import type { Recorded } from '../../src/domain/message.js'
-import type { TaskEvent } from '../../src/domain/tasks/task.js'
+import type { TaskCompleted, TaskCreated, TaskFailed } from '../../src/domain/tasks/task.js'
 import { defineProjection } from '../engine/projection.js'
 
 /**
@@ -19,15 +19,14 @@ export interface AccountSpendDoc {
 
 export const spendId = (accountId: string, month: string) => `${accountId}:${month}`
 
-export const accountSpendProjection = defineProjection<AccountSpendDoc, Recorded<TaskEvent>>({
+export const accountSpendProjection = defineProjection<AccountSpendDoc, Recorded<TaskCreated | TaskCompleted | TaskFailed>>({
   name: 'account_spend',
   stream: 'MATS_TASKS',
   canHandle: ['TaskCreated', 'TaskCompleted', 'TaskFailed'],
   indexes: [],
   inline: false,
-  docId: (event) => spendId(event.accountId, 'billingMonth' in event.data ? event.data.billingMonth : ''),
+  docId: (event) => spendId(event.accountId, event.data.billingMonth),
   evolve(doc, event) {
-    if (event.type === 'TaskStarted') throw new Error('account_spend does not handle TaskStarted')
     const month = event.data.billingMonth
     const current = doc ?? empty(event.accountId, month)
     if (event.type === 'TaskCreated') {

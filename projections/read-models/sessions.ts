@@ -1,4 +1,5 @@
 import type { Recorded } from '../../src/domain/message.js'
+import { DEFAULT_AUTONOMY, type Autonomy } from '../../src/domain/sessions/autonomy.js'
 import type { SessionEvent } from '../../src/domain/sessions/session.js'
 import { defineProjection } from '../engine/projection.js'
 
@@ -10,21 +11,41 @@ export interface SessionDoc {
   readonly companyUrl: string | null
   readonly industry: string | null
   readonly targetAudience: string | null
+  readonly autonomy: Autonomy
+  /** How many durable facts runs in this session have learned. */
+  readonly factsLearned: number
   readonly createdAt: string
 }
 
 export const sessionsProjection = defineProjection<SessionDoc, Recorded<SessionEvent>>({
   name: 'sessions',
   stream: 'MATS_SESSIONS',
-  canHandle: ['SessionCreated'],
+  canHandle: ['SessionCreated', 'SessionAutonomyChanged', 'SessionFactLearned'],
   // Newest first per account; `_id` breaks ties between sessions created in the same millisecond.
   indexes: [{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account_newest' }],
   inline: true,
   docId: (event) => event.aggregateId,
-  evolve(_doc, event) {
+  evolve(doc, event) {
+    if (event.type === 'SessionCreated') {
+      const { name, companyName, companyUrl, industry, targetAudience, autonomy } = event.data
+      return {
+        _id: event.aggregateId, accountId: event.accountId, name, companyName, companyUrl, industry, targetAudience,
+        autonomy: autonomy ?? DEFAULT_AUTONOMY, factsLearned: 0, createdAt: event.occurredAt,
+      }
+    }
+    if (!doc) throw new Error(`${event.type} before SessionCreated for ${event.aggregateId}`)
     switch (event.type) {
-      case 'SessionCreated':
-        return { _id: event.aggregateId, accountId: event.accountId, ...event.data, createdAt: event.occurredAt }
+      case 'SessionAutonomyChanged':
+        return { ...doc, autonomy: event.data.autonomy }
+      case 'SessionFactLearned':
+        return { ...doc, factsLearned: doc.factsLearned + 1 }
     }
   },
 })
+
+/** The same document folded straight from the log: what the command side answers with. */
+export function sessionDocFromHistory(events: readonly Recorded<SessionEvent>[]): SessionDoc | null {
+  let doc: SessionDoc | null = null
+  for (const event of events) doc = sessionsProjection.evolve(doc, event) as SessionDoc
+  return doc
+}

@@ -1,5 +1,6 @@
 import type { Recorded } from '../../src/domain/message.js'
 import type { AgentType } from '../../src/domain/agents/catalogue.js'
+import type { ActionStatus } from '../../src/domain/actions/proposed-action.js'
 import type { Priority, TaskEvent, TaskState, TaskStatus, TaskType, TaskUsage } from '../../src/domain/tasks/task.js'
 import { defineProjection } from '../engine/projection.js'
 
@@ -18,15 +19,25 @@ export interface TaskDoc {
   readonly error: string | null
   readonly usage: TaskUsage | null
   readonly costMicros: number
+  /** The write actions the run proposed, as the session's autonomy left them. */
+  readonly actions: readonly TaskActionSummary[]
   readonly createdAt: string
   readonly startedAt: string | null
   readonly completedAt: string | null
 }
 
+export interface TaskActionSummary {
+  readonly actionId: string
+  readonly platform: string
+  readonly action: string
+  readonly summary: string
+  readonly status: ActionStatus
+}
+
 export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
   name: 'tasks',
   stream: 'MATS_TASKS',
-  canHandle: ['TaskCreated', 'TaskStarted', 'TaskCompleted', 'TaskFailed'],
+  canHandle: ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted', 'TaskFailed'],
   // Newest first within an account, optionally narrowed by one filter; `_id` breaks ties.
   indexes: [
     { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account_newest' },
@@ -41,13 +52,19 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
       const { sessionId, agentType, taskType, priority, title, instruction, parentTaskId } = event.data
       return {
         _id: event.aggregateId, accountId: event.accountId, sessionId, agentType, taskType, priority, title, instruction, parentTaskId,
-        status: 'pending', result: null, error: null, usage: null, costMicros: 0, createdAt: event.occurredAt, startedAt: null, completedAt: null,
+        status: 'pending', result: null, error: null, usage: null, costMicros: 0, actions: [], createdAt: event.occurredAt, startedAt: null, completedAt: null,
       }
     }
     if (!doc) throw new Error(`${event.type} before TaskCreated for ${event.aggregateId}`)
     switch (event.type) {
       case 'TaskStarted':
         return { ...doc, status: 'running', startedAt: event.occurredAt }
+      case 'TaskActionProposed': {
+        const { actionId, platform, action, summary, status } = event.data
+        return { ...doc, actions: [...doc.actions, { actionId, platform, action, summary, status }] }
+      }
+      case 'TaskDelegated':
+        return doc
       case 'TaskCompleted':
         return { ...doc, status: 'completed', result: event.data.result, usage: event.data.usage, costMicros: event.data.costMicros, completedAt: event.occurredAt }
       case 'TaskFailed':

@@ -1,6 +1,7 @@
 import { listSessions } from '../../projections/queries/sessions.js'
 import { createSession } from '../commands/create-session/create-session.js'
 import type { Issuer } from '../commands/execute.js'
+import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
 import type { Infra } from '../infra/context.js'
 import { pageOf, paginationFor } from '../http/schemas/common.js'
 import type { CreateSessionBody } from '../http/schemas/sessions.js'
@@ -23,6 +24,7 @@ export async function createSessionFromBody(infra: Infra, accountId: string, bod
     companyUrl: body.companyUrl ?? null,
     industry: body.industry ?? null,
     targetAudience: body.targetAudience ?? null,
+    autonomy: body.autonomy ?? DEFAULT_AUTONOMY,
   }, issuer)
   return { session: sessionView(doc) }
 }

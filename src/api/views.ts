@@ -2,7 +2,7 @@ import type { SessionDoc, TaskDoc } from '../../projections/index.js'
 
 /** The Session and Task resources of the spec, from their read-model documents. */
 export function sessionView(doc: SessionDoc) {
-  return { id: doc._id, name: doc.name, companyName: doc.companyName, companyUrl: doc.companyUrl, createdAt: doc.createdAt }
+  return { id: doc._id, name: doc.name, companyName: doc.companyName, companyUrl: doc.companyUrl, autonomy: doc.autonomy, createdAt: doc.createdAt }
 }
 
 export function taskView(doc: TaskDoc) {

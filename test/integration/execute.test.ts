@@ -8,7 +8,7 @@ import { connectTestInfra } from '../helpers/service.js'
 
 const servers = await startServers(t)
 const infra = await connectTestInfra(t, servers)
-const profile = { name: 'S', companyName: null, companyUrl: null, industry: null, targetAudience: null }
+const profile = { name: 'S', companyName: null, companyUrl: null, industry: null, targetAudience: null, autonomy: 'approval-required' } as const
 
 t.test('a create on a fresh id appends without loading, and the result is complete', async (t) => {
   const key = { accountId: randomUUID(), aggregateId: randomUUID() }

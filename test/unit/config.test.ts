@@ -25,6 +25,15 @@ const defaults: Config = {
   OFFLINE_AGENT_LATENCY_MS: 200,
   OFFLINE_PRICE_INPUT_PER_MTOK_USD: 0.1,
   OFFLINE_PRICE_OUTPUT_PER_MTOK_USD: 0.4,
+  LLM_PROVIDER: 'offline',
+  LLM_MODELS: '',
+  LLM_MAX_STEPS: 12,
+  LLM_MAX_OUTPUT_TOKENS: 4096,
+  LLM_REQUEST_TIMEOUT_MS: 120_000,
+  LLM_MAX_RETRIES: 3,
+  LLM_PRICE_INPUT_PER_MTOK_USD: 3,
+  LLM_PRICE_OUTPUT_PER_MTOK_USD: 15,
+  LLM_PRICES: '',
   DEV_DATA_DIR: '.mats',
   DEV_NATS_PORT: 4222,
   DEV_MONGODB_PORT: 27017,
@@ -98,4 +107,19 @@ t.test('several bad values are all reported at once', async (t) => {
 
 t.test('the error message lists every problem', async (t) => {
   t.throws(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud' }), { name: 'ConfigError', message: /^invalid configuration:\n {2}(PORT|LOG_LEVEL): [^]*\n {2}(PORT|LOG_LEVEL): / })
+})
+
+t.test('a language-model provider needs a model for every agent and, at the vendor, a key', async (t) => {
+  t.match(problemsOf(t, { LLM_PROVIDER: 'openai' }), [/^LLM_MODEL: required with LLM_PROVIDER=openai/, /^LLM_API_KEY: required/])
+  t.match(problemsOf(t, { LLM_PROVIDER: 'anthropic', LLM_API_KEY: 'k', LLM_MODELS: 'seo=m1' }), [/LLM_MODELS does not name a model for growth-marketer, organic-social/])
+  const local = loadConfig({ LLM_PROVIDER: 'openai', LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1:8b' })
+  t.equal(local.LLM_MODEL, 'llama3.1:8b', 'a local server needs no key')
+})
+
+t.test('per-agent models must name agent types; prices must read model=input/output', async (t) => {
+  t.match(problemsOf(t, { LLM_MODELS: 'seo=m1, copywriter=m2' }), [/^LLM_MODELS: "copywriter" is not an agent type/])
+  t.match(problemsOf(t, { LLM_MODELS: 'seo' }), [/^LLM_MODELS: must match pattern/])
+  t.match(problemsOf(t, { LLM_PRICES: 'gpt-4o=2.5' }), [/^LLM_PRICES: must match pattern/])
+  const config = loadConfig({ LLM_MODELS: ' seo = m1 ,cro=org/m2:7b', LLM_PRICES: 'meta/llama:8b=0.1/0.2,gpt=2.5 / 10' })
+  t.equal(config.LLM_PRICES, 'meta/llama:8b=0.1/0.2,gpt=2.5 / 10')
 })

@@ -3,7 +3,7 @@ import { AGENTS, type Agent, findAgent, SPECIALIST_TYPES } from '../../src/domai
 import { offlinePrompt } from '../../consumers/agents/offline/deliverable.js'
 import { OfflineProvider } from '../../consumers/agents/offline/offline-provider.js'
 import { PLAYBOOKS } from '../../consumers/agents/offline/playbooks/index.js'
-import { AgentRunError, type AgentRunRequest } from '../../consumers/agents/provider.js'
+import { AgentRunError, type AgentRunRequest, type RunEffects } from '../../consumers/agents/provider.js'
 
 const LAUNCH = 'Launch our new product with SEO content and a paid social campaign'
 const acme: AgentRunRequest['session'] = {
@@ -12,8 +12,14 @@ const acme: AgentRunRequest['session'] = {
   companyUrl: 'https://acme.example',
   industry: 'Aerospace',
   targetAudience: 'Hobbyist rocketeers',
+  autonomy: 'approval-required',
+  facts: [],
 }
-const bare: AgentRunRequest['session'] = { name: 'Bare', companyName: null, companyUrl: null, industry: null, targetAudience: null }
+const bare: AgentRunRequest['session'] = { name: 'Bare', companyName: null, companyUrl: null, industry: null, targetAudience: null, autonomy: 'approval-required', facts: [] }
+const noEffects: RunEffects = {
+  proposeAction: () => Promise.reject(new Error('the offline provider proposes no actions')),
+  delegate: null,
+}
 
 const requestFor = (agent: Agent, instruction = LAUNCH, session = acme): AgentRunRequest => ({
   task: { id: '00000000-0000-4000-8000-000000000001', agentType: agent.type, instruction, title: null },
@@ -21,7 +27,7 @@ const requestFor = (agent: Agent, instruction = LAUNCH, session = acme): AgentRu
   session,
 })
 const provider = (latencyMs = 0) => new OfflineProvider({ latencyMs, inputPricePerMTokUsd: 3, outputPricePerMTokUsd: 15 })
-const run = (request: AgentRunRequest) => provider().run(request, new AbortController().signal)
+const run = (request: AgentRunRequest) => provider().run(request, noEffects, new AbortController().signal)
 const growth = findAgent('growth-marketer')
 
 for (const agent of AGENTS) {
@@ -102,7 +108,7 @@ t.test('given a session with null company fields, when agents run, then the text
 t.test('given prices per million tokens, when an agent runs, then usage and cost follow the estimate formula', async (t) => {
   for (const agent of [growth, findAgent('creative')]) {
     const request = requestFor(agent)
-    const result = await new OfflineProvider({ latencyMs: 0, inputPricePerMTokUsd: 2.5, outputPricePerMTokUsd: 10.25 }).run(request, new AbortController().signal)
+    const result = await new OfflineProvider({ latencyMs: 0, inputPricePerMTokUsd: 2.5, outputPricePerMTokUsd: 10.25 }).run(request, noEffects, new AbortController().signal)
     const inputTokens = Math.ceil(offlinePrompt(request).length / 4)
     const outputTokens = Math.ceil(result.output.length / 4)
     t.same(result.usage, { provider: 'offline', model: 'mats-offline-1', inputTokens, outputTokens })
@@ -110,14 +116,14 @@ t.test('given prices per million tokens, when an agent runs, then usage and cost
     t.equal(result.costMicros, Math.round(inputTokens * 2.5 + outputTokens * 10.25))
   }
   t.ok(offlinePrompt(requestFor(growth)).includes(LAUNCH), 'the estimated prompt carries the instruction')
-  t.equal((await new OfflineProvider({ latencyMs: 0, inputPricePerMTokUsd: 0, outputPricePerMTokUsd: 0 }).run(requestFor(growth), new AbortController().signal)).costMicros, 0)
+  t.equal((await new OfflineProvider({ latencyMs: 0, inputPricePerMTokUsd: 0, outputPricePerMTokUsd: 0 }).run(requestFor(growth), noEffects, new AbortController().signal)).costMicros, 0)
 })
 
 t.test('given a 5 s latency, when the signal aborts mid-wait, then the run rejects promptly with the reason', async (t) => {
   const controller = new AbortController()
   const reason = new AgentRunError('time limit reached')
   const started = performance.now()
-  const running = provider(5_000).run(requestFor(growth), controller.signal)
+  const running = provider(5_000).run(requestFor(growth), noEffects, controller.signal)
   setImmediate(() => controller.abort(reason))
   await t.rejects(running, reason)
   const elapsed = performance.now() - started
@@ -126,14 +132,14 @@ t.test('given a 5 s latency, when the signal aborts mid-wait, then the run rejec
 
 t.test('given a non-Error abort reason, when the signal aborts, then the run rejects with an AgentRunError saying so', async (t) => {
   const controller = new AbortController()
-  const running = provider(5_000).run(requestFor(findAgent('seo')), controller.signal)
+  const running = provider(5_000).run(requestFor(findAgent('seo')), noEffects, controller.signal)
   setImmediate(() => controller.abort('shutdown'))
   await t.rejects(running, { name: 'AgentRunError', message: /aborted: shutdown/ })
 })
 
 t.test('given an already aborted signal, when a run starts, then it rejects at once', async (t) => {
   const started = performance.now()
-  await t.rejects(provider(5_000).run(requestFor(growth), AbortSignal.abort()), { name: 'AbortError' })
+  await t.rejects(provider(5_000).run(requestFor(growth), noEffects, AbortSignal.abort()), { name: 'AbortError' })
   t.ok(performance.now() - started < 100)
 })
 

@@ -24,13 +24,13 @@ t.test('only a pending task can be claimed, and only once', async (t) => {
 })
 
 t.test('a running task ends once, carrying its billing month and reservation', async (t) => {
-  const [completed] = decideFinishTask({ outcome: 'completed', result: '# done', usage, costMicros: 42 }, given(Created, Started))
-  t.same(completed, { type: 'TaskCompleted', data: { result: '# done', usage, costMicros: 42, billingMonth: '2026-11', reservedMicros: 10_000 } })
+  const [completed] = decideFinishTask({ outcome: 'completed', result: '# done', usage, costMicros: 42, learnedFacts: ['Sells rockets'] }, given(Created, Started))
+  t.same(completed, { type: 'TaskCompleted', data: { result: '# done', usage, costMicros: 42, learnedFacts: ['Sells rockets'], billingMonth: '2026-11', reservedMicros: 10_000 } })
   const [failed] = decideFinishTask({ outcome: 'failed', error: 'boom', reason: 'agent_error', usage: null, costMicros: 0 }, given(Created, Started))
   t.equal(failed?.type, 'TaskFailed')
   t.equal(given(Created, Started, completed!).status, 'completed')
   t.throws(() => decideFinishTask({ outcome: 'failed', error: 'x', reason: 'worker_lost', usage: null, costMicros: 0 }, given(Created, Started, completed!)), ConflictError, 'no event follows a terminal one')
-  t.throws(() => decideFinishTask({ outcome: 'completed', result: 'x', usage, costMicros: 0 }, given(Created)), ConflictError, 'a pending task cannot end unclaimed')
+  t.throws(() => decideFinishTask({ outcome: 'completed', result: 'x', usage, costMicros: 0, learnedFacts: [] }, given(Created)), ConflictError, 'a pending task cannot end unclaimed')
 })
 
 t.test('identical briefs: whitespace is normalized, case is not', async (t) => {

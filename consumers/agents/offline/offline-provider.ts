@@ -2,7 +2,7 @@
  * The offline agent provider: the default, needs no network and no language model. It waits
  * `latencyMs` (abortable) to behave like a real run, then returns a template-built deliverable.
  */
-import { type AgentProvider, AgentRunError, type AgentRunRequest, type AgentRunResult } from '../provider.js'
+import { type AgentProvider, AgentRunError, type AgentRunRequest, type AgentRunResult, type RunEffects } from '../provider.js'
 import { buildDeliverable, offlinePrompt } from './deliverable.js'
 import { estimateTokens } from './text.js'
 
@@ -58,7 +58,7 @@ export class OfflineProvider implements AgentProvider {
     this.#options = { ...options }
   }
 
-  async run(request: AgentRunRequest, signal: AbortSignal): Promise<AgentRunResult> {
+  async run(request: AgentRunRequest, _effects: RunEffects, signal: AbortSignal): Promise<AgentRunResult> {
     await abortableDelay(this.#options.latencyMs, signal)
     if (signal.aborted) throw abortError(signal)
     const output = buildDeliverable(request)
@@ -68,6 +68,7 @@ export class OfflineProvider implements AgentProvider {
       output,
       usage: { provider: this.name, model: OFFLINE_MODEL, inputTokens, outputTokens },
       costMicros: costMicrosOf(inputTokens, outputTokens, this.#options),
+      learnedFacts: [],
     }
   }
 }

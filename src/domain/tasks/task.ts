@@ -1,3 +1,4 @@
+import type { ActionStatus, ProposedAction } from '../actions/proposed-action.js'
 import type { AgentType } from '../agents/catalogue.js'
 import { ConflictError } from '../errors.js'
 import type { Aggregate, EventDraft } from '../message.js'
@@ -9,7 +10,13 @@ export type Priority = (typeof PRIORITIES)[number]
 /** `instruction`: created by a caller from a brief; `delegated`: a part of a brief the supervisor handed to a specialist. */
 export const TASK_TYPES = ['instruction', 'delegated'] as const
 export type TaskType = (typeof TASK_TYPES)[number]
-export const FAILURE_REASONS = ['agent_error', 'timeout', 'worker_lost', 'worker_shutdown'] as const
+/**
+ * `agent_error`: the agent could not produce a result (e.g. it kept sending malformed tool calls);
+ * `provider_error`: the language model could not be reached or refused, after retries;
+ * `step_limit`: the run used all its steps; `timeout`: it used all its time;
+ * `parent_ended`: a delegated run whose supervising task ended first.
+ */
+export const FAILURE_REASONS = ['agent_error', 'provider_error', 'step_limit', 'timeout', 'parent_ended', 'worker_lost', 'worker_shutdown'] as const
 export type FailureReason = (typeof FAILURE_REASONS)[number]
 
 export interface TaskUsage { readonly provider: string; readonly model: string; readonly inputTokens: number; readonly outputTokens: number }
@@ -29,29 +36,41 @@ export type TaskCreated = EventDraft<'TaskCreated', Billing & {
   parentTaskId: string | null
 }>
 export type TaskStarted = EventDraft<'TaskStarted', { workerId: string }>
-export type TaskCompleted = EventDraft<'TaskCompleted', Billing & { result: string; usage: TaskUsage; costMicros: number }>
+/** One write action the agent proposed during the run, and what the session's autonomy made of it. */
+export type TaskActionProposed = EventDraft<'TaskActionProposed', ProposedAction & { actionId: string; status: ActionStatus; note: string | null }>
+/** The supervisor handed part of the brief to a specialist, as the task `childTaskId`. */
+export type TaskDelegated = EventDraft<'TaskDelegated', { childTaskId: string; agentType: AgentType; instruction: string }>
+/** `learnedFacts` are durable facts about the company for the session; absent on tasks from before they existed. */
+export type TaskCompleted = EventDraft<'TaskCompleted', Billing & { result: string; usage: TaskUsage; costMicros: number; learnedFacts?: readonly string[] }>
 export type TaskFailed = EventDraft<'TaskFailed', Billing & { error: string; reason: FailureReason; usage: TaskUsage | null; costMicros: number }>
-export type TaskEvent = TaskCreated | TaskStarted | TaskCompleted | TaskFailed
+export type TaskEvent = TaskCreated | TaskStarted | TaskActionProposed | TaskDelegated | TaskCompleted | TaskFailed
 
 type Created = TaskCreated['data']
+/** What a run did that outlives it: the specialists it delegated to and the actions it proposed. */
+interface RunRecord { readonly delegatedTaskIds: readonly string[]; readonly actionIds: readonly string[] }
 export type TaskState =
   | { readonly status: 'absent' }
   | ({ readonly status: 'pending' } & Created)
-  | ({ readonly status: 'running'; readonly workerId: string } & Created)
-  | ({ readonly status: 'completed' | 'failed' } & Created)
+  | ({ readonly status: 'running'; readonly workerId: string } & Created & RunRecord)
+  | ({ readonly status: 'completed'; readonly learnedFacts: readonly string[] } & Created & RunRecord)
+  | ({ readonly status: 'failed' } & Created & RunRecord)
 
 export const Task: Aggregate<TaskState, TaskEvent> = {
   category: 'task',
   initialState: { status: 'absent' },
-  versions: { TaskCreated: 1, TaskStarted: 1, TaskCompleted: 1, TaskFailed: 1 },
+  versions: { TaskCreated: 1, TaskStarted: 1, TaskActionProposed: 1, TaskDelegated: 1, TaskCompleted: 1, TaskFailed: 1 },
   evolve(state, event) {
     switch (event.type) {
       case 'TaskCreated':
         return { status: 'pending', ...event.data }
       case 'TaskStarted':
-        return state.status === 'pending' ? { ...state, status: 'running', workerId: event.data.workerId } : state
+        return state.status === 'pending' ? { ...state, status: 'running', workerId: event.data.workerId, delegatedTaskIds: [], actionIds: [] } : state
+      case 'TaskActionProposed':
+        return state.status === 'running' ? { ...state, actionIds: [...state.actionIds, event.data.actionId] } : state
+      case 'TaskDelegated':
+        return state.status === 'running' ? { ...state, delegatedTaskIds: [...state.delegatedTaskIds, event.data.childTaskId] } : state
       case 'TaskCompleted':
-        return state.status === 'running' ? { ...state, status: 'completed' } : state
+        return state.status === 'running' ? { ...state, status: 'completed', learnedFacts: event.data.learnedFacts ?? [] } : state
       case 'TaskFailed':
         return state.status === 'running' ? { ...state, status: 'failed' } : state
     }
@@ -77,7 +96,7 @@ export function decideStartTask(command: { workerId: string }, state: TaskState)
 }
 
 export type FinishTask =
-  | { readonly outcome: 'completed'; readonly result: string; readonly usage: TaskUsage; readonly costMicros: number }
+  | { readonly outcome: 'completed'; readonly result: string; readonly usage: TaskUsage; readonly costMicros: number; readonly learnedFacts: readonly string[] }
   | { readonly outcome: 'failed'; readonly error: string; readonly reason: FailureReason; readonly usage: TaskUsage | null; readonly costMicros: number }
 
 /** Only a running task ends, and it ends once: invariant 3. */
@@ -85,7 +104,25 @@ export function decideFinishTask(command: FinishTask, state: TaskState): TaskEve
   if (state.status !== 'running') throw new ConflictError(`task is ${state.status}; only a running task can finish`)
   const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros }
   if (command.outcome === 'completed') {
-    return [{ type: 'TaskCompleted', data: { result: command.result, usage: command.usage, costMicros: command.costMicros, ...billing } }]
+    const { result, usage, costMicros, learnedFacts } = command
+    return [{ type: 'TaskCompleted', data: { result, usage, costMicros, learnedFacts, ...billing } }]
   }
   return [{ type: 'TaskFailed', data: { error: command.error, reason: command.reason, usage: command.usage, costMicros: command.costMicros, ...billing } }]
+}
+
+/** Only the worker running the task records what its run does. */
+function requireRunningBy(workerId: string, state: TaskState): Extract<TaskState, { status: 'running' }> {
+  if (state.status !== 'running') throw new ConflictError(`task is ${state.status}; only a running task can record its run`)
+  if (state.workerId !== workerId) throw new ConflictError(`task is run by ${state.workerId}, not ${workerId}`)
+  return state
+}
+
+export function decideRecordAction(command: { workerId: string; action: TaskActionProposed['data'] }, state: TaskState): TaskEvent[] {
+  if (requireRunningBy(command.workerId, state).actionIds.includes(command.action.actionId)) return []
+  return [{ type: 'TaskActionProposed', data: command.action }]
+}
+
+export function decideRecordDelegation(command: { workerId: string; delegation: TaskDelegated['data'] }, state: TaskState): TaskEvent[] {
+  if (requireRunningBy(command.workerId, state).delegatedTaskIds.includes(command.delegation.childTaskId)) return []
+  return [{ type: 'TaskDelegated', data: command.delegation }]
 }

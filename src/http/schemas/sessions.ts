@@ -1,11 +1,17 @@
 import { Type, type Static } from 'typebox'
+import { AUTONOMY_LEVELS } from '../../domain/sessions/autonomy.js'
 import { DateTime, Nullable, PageQuery, Pagination, Uuid } from './common.js'
+
+export const Autonomy = Type.Enum([...AUTONOMY_LEVELS], {
+  description: 'What agents may do on live platforms: `draft-only` keeps write actions as drafts, `approval-required` (the default) records them as pending approvals, `autonomous` lets connected platforms be changed',
+})
 
 export const Session = Type.Object({
   id: Uuid,
   name: Type.String(),
   companyName: Type.Optional(Nullable(Type.String())),
   companyUrl: Type.Optional(Nullable(Type.String())),
+  autonomy: Autonomy,
   createdAt: DateTime,
 })
 
@@ -16,6 +22,7 @@ export const CreateSessionBody = Type.Object(
     companyUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
     industry: Type.Optional(Type.String({ maxLength: 100 })),
     targetAudience: Type.Optional(Type.String({ maxLength: 300 })),
+    autonomy: Type.Optional(Autonomy),
   },
   { additionalProperties: false },
 )

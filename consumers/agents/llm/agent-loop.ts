@@ -1,0 +1,62 @@
+import { AgentRunError, type RunEffects } from '../provider.js'
+import type { ChatMessage, ChatModel } from './chat.js'
+import { callTool, type RunRecord, toolsFor } from './tools.js'
+
+export interface LoopLimits {
+  readonly maxSteps: number
+  /** Turns in a row whose tool calls were all malformed before the run gives up. */
+  readonly maxMalformedTurns: number
+}
+
+export interface LoopOutcome {
+  readonly text: string
+  readonly record: RunRecord
+}
+
+/** Tokens used so far; kept by the caller so that a failed run is still paid for. */
+export interface TokenMeter {
+  inputTokens: number
+  outputTokens: number
+}
+
+export interface LoopInput {
+  readonly model: ChatModel
+  readonly modelName: string
+  readonly system: string
+  readonly brief: string
+  readonly isSupervisor: boolean
+  readonly effects: RunEffects
+  readonly limits: LoopLimits
+  readonly meter: TokenMeter
+}
+
+/**
+ * The bounded tool loop: each step is one model call; tool calls of one turn run in
+ * parallel and their results go back to the model; the first turn without tool calls
+ * is the deliverable. A run fails after `maxSteps` calls, or after `maxMalformedTurns`
+ * turns in a row of malformed calls (each was answered with what was wrong).
+ */
+export async function runAgentLoop(input: LoopInput, signal: AbortSignal): Promise<LoopOutcome> {
+  const tools = toolsFor(input.isSupervisor)
+  const messages: ChatMessage[] = [{ role: 'user', content: input.brief }]
+  const record: RunRecord = { actions: [], facts: [], delegations: [] }
+  let malformedTurns = 0
+  for (let step = 1; step <= input.limits.maxSteps; step++) {
+    const turn = await input.model.complete({ model: input.modelName, system: input.system, messages, tools: tools.map((t) => t.spec) }, signal)
+    input.meter.inputTokens += turn.inputTokens
+    input.meter.outputTokens += turn.outputTokens
+    messages.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls })
+    if (turn.toolCalls.length === 0) {
+      if (turn.text.trim() !== '') return { text: turn.text.trim(), record }
+      messages.push({ role: 'user', content: 'Your reply was empty. Write your full deliverable in Markdown now.' })
+      continue
+    }
+    const outcomes = await Promise.all(turn.toolCalls.map((call) => callTool(tools, call, input.effects, record)))
+    turn.toolCalls.forEach((call, i) => messages.push({ role: 'tool', toolCallId: call.id, content: outcomes[i]?.content ?? '', isError: outcomes[i]?.isError ?? true }))
+    malformedTurns = outcomes.every((outcome) => outcome.malformed) ? malformedTurns + 1 : 0
+    if (malformedTurns >= input.limits.maxMalformedTurns) {
+      throw new AgentRunError(`the model sent malformed tool calls ${malformedTurns} turns in a row; the last problem: ${outcomes.at(-1)?.content ?? 'unknown'}`)
+    }
+  }
+  throw new AgentRunError(`the agent used all ${input.limits.maxSteps} of its steps without finishing its deliverable`, { reason: 'step_limit' })
+}

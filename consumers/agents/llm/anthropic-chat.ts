@@ -1,0 +1,85 @@
+import Anthropic from '@anthropic-ai/sdk'
+import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ChatMessage, ChatModel, ChatRequest, ChatTurn, ToolSpec } from './chat.js'
+import { sdkLogger, toProviderError, type ClientSettings } from './client-settings.js'
+
+/**
+ * Anthropic Messages with tool use through the official `@anthropic-ai/sdk`. The SDK
+ * retries 408/409/429/5xx, timeouts and lost connections with backoff.
+ */
+export class AnthropicChatModel implements ChatModel {
+  readonly provider = 'anthropic'
+  readonly #client: Anthropic
+  readonly #apiKey: string | undefined
+  readonly #maxOutputTokens: number
+
+  constructor(settings: ClientSettings & { readonly maxOutputTokens: number }) {
+    this.#apiKey = settings.apiKey
+    this.#client = new Anthropic({
+      apiKey: settings.apiKey ?? null,
+      baseURL: settings.baseUrl ?? null,
+      timeout: settings.requestTimeoutMs,
+      maxRetries: settings.maxRetries,
+      logger: sdkLogger(settings.log),
+      logLevel: 'warn',
+      openTelemetry: false,
+    })
+    this.#maxOutputTokens = settings.maxOutputTokens
+  }
+
+  async complete(request: ChatRequest, signal: AbortSignal): Promise<ChatTurn> {
+    try {
+      const message = await this.#client.messages.create(
+        {
+          model: request.model,
+          max_tokens: this.#maxOutputTokens,
+          system: request.system,
+          messages: toWire(request.messages),
+          ...(request.tools.length > 0 ? { tools: request.tools.map(toolToWire) } : {}),
+        },
+        { signal },
+      )
+      const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n')
+      const toolCalls = message.content.flatMap((block) =>
+        block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
+      )
+      const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = message.usage
+      return { text, toolCalls, inputTokens: input_tokens + (cache_creation_input_tokens ?? 0) + (cache_read_input_tokens ?? 0), outputTokens: output_tokens }
+    } catch (err) {
+      throw toProviderError(err, signal, Anthropic, this.#apiKey)
+    }
+  }
+}
+
+function toolToWire(tool: ToolSpec): Tool {
+  return { name: tool.name, description: tool.description, input_schema: { type: 'object', ...tool.parameters } }
+}
+
+/** Tool results go back as one user message of tool_result blocks per assistant turn. */
+function toWire(messages: readonly ChatMessage[]): MessageParam[] {
+  const wire: MessageParam[] = []
+  let results: ToolResultBlockParam[] = []
+  const flushResults = (): void => {
+    if (results.length > 0) wire.push({ role: 'user', content: results })
+    results = []
+  }
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      results.push({ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, is_error: message.isError })
+      continue
+    }
+    flushResults()
+    if (message.role === 'user') wire.push({ role: 'user', content: message.content })
+    else wire.push({ role: 'assistant', content: assistantBlocks(message) })
+  }
+  flushResults()
+  return wire
+}
+
+function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>): ContentBlockParam[] {
+  return [
+    ...(message.content === '' ? [] : [{ type: 'text' as const, text: message.content }]),
+    // Arguments of a tool_use block were written by JSON.stringify above, so they parse.
+    ...message.toolCalls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: JSON.parse(call.arguments) as unknown })),
+  ]
+}

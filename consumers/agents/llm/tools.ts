@@ -1,0 +1,126 @@
+import { Type, type Static, type TSchema } from 'typebox'
+import { Value } from 'typebox/value'
+import { DomainError } from '../../../src/domain/errors.js'
+import { SPECIALIST_TYPES, type AgentType } from '../../../src/domain/agents/catalogue.js'
+import { MAX_FACT_LENGTH } from '../../../src/domain/sessions/session.js'
+import type { DelegationOutcome, RecordedAction, RunEffects } from '../provider.js'
+import type { ToolCall, ToolSpec } from './chat.js'
+
+const ProposeAction = Type.Object({
+  platform: Type.String({ minLength: 1, maxLength: 60, description: 'Where the change would happen, e.g. linkedin, instagram, google-ads, meta-ads, mailchimp, hubspot, website' }),
+  action: Type.String({ minLength: 1, maxLength: 80, description: 'The kind of change in a few words, e.g. "publish post", "raise daily budget", "send email campaign"' }),
+  summary: Type.String({ minLength: 1, maxLength: 300, description: 'One sentence a person can approve or reject' }),
+  content: Type.Optional(Type.String({ maxLength: 8000, description: 'The draft itself: post text, email body, new budget and targeting...' })),
+}, { additionalProperties: false })
+
+const RememberFact = Type.Object({
+  fact: Type.String({ minLength: 3, maxLength: MAX_FACT_LENGTH, description: 'One durable fact about the company, stated plainly' }),
+}, { additionalProperties: false })
+
+const DelegateToSpecialist = Type.Object({
+  agentType: Type.Unsafe<AgentType>({ type: 'string', enum: [...SPECIALIST_TYPES], description: 'The specialist to hand this part to' }),
+  instruction: Type.String({ minLength: 4, maxLength: 4000, description: 'A self-contained brief for the specialist: goal, scope, constraints and what to deliver' }),
+}, { additionalProperties: false })
+
+/** What a run collects from its tool calls, for the result and the session. */
+export interface RunRecord {
+  readonly actions: RecordedAction[]
+  readonly facts: string[]
+  readonly delegations: DelegationOutcome[]
+}
+
+export interface ToolOutcome {
+  readonly content: string
+  readonly isError: boolean
+  /** The call itself was wrong (unknown tool, arguments that are not valid JSON or break the schema). */
+  readonly malformed: boolean
+}
+
+interface Tool<S extends TSchema> {
+  readonly spec: ToolSpec
+  readonly schema: S
+  handle(args: Static<S>, effects: RunEffects, record: RunRecord): Promise<string>
+}
+
+const tool = <S extends TSchema>(name: string, description: string, schema: S, handle: Tool<S>['handle']): Tool<S> => ({
+  spec: { name, description, parameters: schema as unknown as Record<string, unknown> },
+  schema,
+  handle,
+})
+
+const proposeAction = tool(
+  'propose_action',
+  'Propose one write action on a live platform (publish a post, change a budget, send an email...). Nothing changes by calling this: the session\'s autonomy setting decides whether it is kept as a draft, awaits approval, or is executed. Returns what became of it.',
+  ProposeAction,
+  async (args, effects, record) => {
+    const recorded = await effects.proposeAction({ platform: args.platform, action: args.action, summary: args.summary, content: args.content ?? null })
+    record.actions.push(recorded)
+    return `Recorded as action ${recorded.actionId}: ${recorded.status}${recorded.note ? ` (${recorded.note})` : ''}.`
+  },
+)
+
+const rememberFact = tool(
+  'remember_fact',
+  'Save one durable fact about the company (e.g. its pricing model, main competitor, brand voice) that later tasks in this workspace should know. Not for task-specific notes.',
+  RememberFact,
+  async (args, _effects, record) => {
+    record.facts.push(args.fact)
+    return 'Saved; it will be added to the workspace when this task completes.'
+  },
+)
+
+const delegateToSpecialist = tool(
+  'delegate_to_specialist',
+  'Hand one part of the brief to a specialist agent, who runs it as a task of its own and returns its deliverable. Call it several times in one turn for independent parts: they run in parallel.',
+  DelegateToSpecialist,
+  async (args, effects, record) => {
+    if (!effects.delegate) throw new ToolRefusal('only the supervisor can delegate')
+    const outcome = await effects.delegate({ agentType: args.agentType, instruction: args.instruction })
+    record.delegations.push(outcome)
+    if (outcome.status === 'failed') throw new ToolRefusal(`the ${outcome.agentType} task ${outcome.taskId} failed: ${outcome.error ?? 'no reason given'}`)
+    return `Task ${outcome.taskId} (${outcome.agentType}) completed. Its deliverable:\n\n${outcome.output ?? ''}`
+  },
+)
+
+/** A tool declined the call for a reason the model can act on (not a malformed call). */
+export class ToolRefusal extends Error {
+  override readonly name = 'ToolRefusal'
+}
+
+type AnyTool = Tool<typeof ProposeAction> | Tool<typeof RememberFact> | Tool<typeof DelegateToSpecialist>
+
+/** The tools of one agent: every agent proposes actions and learns facts; the supervisor also delegates. */
+export function toolsFor(isSupervisor: boolean): readonly AnyTool[] {
+  return isSupervisor ? [proposeAction, rememberFact, delegateToSpecialist] : [proposeAction, rememberFact]
+}
+
+/** Runs one tool call; anything the model got wrong comes back to it as an error it can correct. */
+export async function callTool(tools: readonly AnyTool[], call: ToolCall, effects: RunEffects, record: RunRecord): Promise<ToolOutcome> {
+  const found = tools.find((candidate) => candidate.spec.name === call.name)
+  if (!found) return malformed(`there is no tool named ${JSON.stringify(call.name)}; the tools are ${tools.map((t) => t.spec.name).join(', ')}`)
+  let args: unknown
+  try {
+    args = JSON.parse(call.arguments === '' ? '{}' : call.arguments)
+  } catch {
+    return malformed(`the arguments of ${call.name} are not valid JSON; send one JSON object`)
+  }
+  const problems = [...Value.Errors(found.schema, args)].slice(0, 5).map(describeProblem)
+  if (problems.length > 0) return malformed(`invalid arguments for ${call.name}: ${problems.join('; ')}`)
+  try {
+    const content = await (found.handle as (a: unknown, e: RunEffects, r: RunRecord) => Promise<string>)(args, effects, record)
+    return { content, isError: false, malformed: false }
+  } catch (err) {
+    if (err instanceof ToolRefusal || err instanceof DomainError) return { content: err.message, isError: true, malformed: false }
+    throw err
+  }
+}
+
+function malformed(content: string): ToolOutcome {
+  return { content, isError: true, malformed: true }
+}
+
+function describeProblem(error: { instancePath: string; message: string; keyword: string; params: unknown }): string {
+  const at = error.instancePath === '' ? 'arguments' : error.instancePath.slice(1).replaceAll('/', '.')
+  const extra = error.keyword === 'additionalProperties' ? ` (${String((error.params as { additionalProperties?: unknown }).additionalProperties)})` : ''
+  return `${at}: ${error.message}${extra}`
+}

@@ -1,0 +1,46 @@
+import type { Issuer } from '../../src/commands/execute.js'
+import { findAgent } from '../../src/domain/agents/catalogue.js'
+import { requireOpenSession, Session } from '../../src/domain/sessions/session.js'
+import type { FailureReason, FinishTask } from '../../src/domain/tasks/task.js'
+import { AgentRunError, type AgentRunRequest, type Spent } from '../agents/provider.js'
+import { runEffects } from './run-effects.js'
+import type { RunContext, Running, TaskKey } from './run-task.js'
+
+/**
+ * One agent run of a claimed task, bounded by its time limit, the worker's shutdown and,
+ * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
+ * ends; tokens a failed run spent are still counted.
+ */
+export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, parent: AbortSignal | null): Promise<FinishTask> {
+  const timeout = AbortSignal.timeout(ctx.timeoutMs)
+  const signal = AbortSignal.any([timeout, ctx.shutdown, ...(parent ? [parent] : [])])
+  try {
+    const session = requireOpenSession((await ctx.infra.events.load(Session, { accountId: key.accountId, aggregateId: task.sessionId })).state)
+    const request: AgentRunRequest = {
+      task: { id: key.taskId, agentType: task.agentType, instruction: task.instruction, title: task.title },
+      agent: findAgent(task.agentType),
+      session: { ...session, facts: session.facts.map((known) => known.fact) },
+    }
+    const result = await ctx.provider.run(request, runEffects(ctx, key, task, session.autonomy, issuer, signal), signal)
+    return { outcome: 'completed', result: result.output, usage: result.usage, costMicros: result.costMicros, learnedFacts: result.learnedFacts }
+  } catch (err) {
+    const spent = err instanceof AgentRunError ? err.spent : null
+    const failed = (reason: FailureReason, error: string): FinishTask => ({ outcome: 'failed', reason, error, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 })
+    if (timeout.aborted) return failed('timeout', `the run exceeded its time limit of ${describeMs(ctx.timeoutMs)}`)
+    if (ctx.shutdown.aborted) return failed('worker_shutdown', 'the worker shut down before the run finished; tasks are not retried')
+    if (parent?.aborted) return failed('parent_ended', 'the supervising task ended before this delegated run finished')
+    if (err instanceof AgentRunError) {
+      ctx.log.warn({ taskId: key.taskId, reason: err.reason, error: err.message }, 'agent run failed')
+      return failed(err.reason, err.message)
+    }
+    ctx.log.warn({ err, taskId: key.taskId }, 'agent run failed')
+    return failed('agent_error', `the agent failed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
+function describeMs(ms: number): string {
+  const [amount, unit] = ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [ms / 1000, 'second']
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`
+}
+
+export type { Spent }
