@@ -49,8 +49,9 @@ export function languageModelProblems(settings: LanguageModelSettings): string[]
   if (settings.LLM_PROVIDER === 'offline') return problems
   const unmodelled = AGENT_TYPES.filter((type) => modelFor(settings, type) === undefined)
   if (unmodelled.length > 0) problems.push(`LLM_MODEL: required with LLM_PROVIDER=${settings.LLM_PROVIDER} (LLM_MODELS does not name a model for ${unmodelled.join(', ')})`)
-  if (settings.LLM_API_KEY === undefined && settings.LLM_BASE_URL === undefined) {
-    problems.push(`LLM_API_KEY: required with LLM_PROVIDER=${settings.LLM_PROVIDER} unless LLM_BASE_URL points at a server that needs none`)
+  if (settings.LLM_API_KEY === undefined && (settings.LLM_PROVIDER === 'anthropic' || settings.LLM_BASE_URL === undefined)) {
+    const unless = settings.LLM_PROVIDER === 'openai' ? ' unless LLM_BASE_URL points at a server that needs none' : ''
+    problems.push(`LLM_API_KEY: required with LLM_PROVIDER=${settings.LLM_PROVIDER}${unless}`)
   }
   return problems
 }

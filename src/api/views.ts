@@ -6,8 +6,8 @@ export function sessionView(doc: SessionDoc) {
 }
 
 export function taskView(doc: TaskDoc) {
-  const { _id, sessionId, agentType, taskType, status, instruction, result, error, createdAt, startedAt, completedAt } = doc
-  return { id: _id, sessionId, agentType, taskType, status, instruction, result: status === 'completed' ? result : null, error, createdAt, startedAt, completedAt }
+  const { _id, sessionId, agentType, taskType, parentTaskId, status, instruction, result, error, createdAt, startedAt, completedAt } = doc
+  return { id: _id, sessionId, agentType, taskType, parentTaskId, status, instruction, result: status === 'completed' ? result : null, error, createdAt, startedAt, completedAt }
 }
 
 export type SessionView = ReturnType<typeof sessionView>

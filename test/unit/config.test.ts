@@ -123,3 +123,7 @@ t.test('per-agent models must name agent types; prices must read model=input/out
   const config = loadConfig({ LLM_MODELS: ' seo = m1 ,cro=org/m2:7b', LLM_PRICES: 'meta/llama:8b=0.1/0.2,gpt=2.5 / 10' })
   t.equal(config.LLM_PRICES, 'meta/llama:8b=0.1/0.2,gpt=2.5 / 10')
 })
+
+t.test('Anthropic always needs a key', async (t) => {
+  t.match(problemsOf(t, { LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude', LLM_BASE_URL: 'http://127.0.0.1:9/' }), [/^LLM_API_KEY: required with LLM_PROVIDER=anthropic$/])
+})

@@ -16,7 +16,7 @@ export class AnthropicChatModel implements ChatModel {
   constructor(settings: ClientSettings & { readonly maxOutputTokens: number }) {
     this.#apiKey = settings.apiKey
     this.#client = new Anthropic({
-      apiKey: settings.apiKey ?? null,
+      apiKey: settings.apiKey ?? null, // loadConfig requires one for Anthropic
       baseURL: settings.baseUrl ?? null,
       timeout: settings.requestTimeoutMs,
       maxRetries: settings.maxRetries,

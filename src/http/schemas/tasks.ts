@@ -11,6 +11,7 @@ export const Task = Type.Object({
   agentType: AgentType,
   taskType: Type.Enum([...TASK_TYPES], { description: 'instruction: created from a brief; delegated: a part of a brief the supervisor gave a specialist' }),
   status: TaskStatus,
+  parentTaskId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a delegated task: the supervisor task it is part of' }))),
   instruction: Type.Optional(Nullable(Type.String({ description: 'The brief the task was created with' }))),
   result: Type.Optional(Nullable(Type.String({ description: "The agent's output (Markdown); null until status is completed" }))),
   error: Type.Optional(Nullable(Type.String())),

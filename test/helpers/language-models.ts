@@ -1,0 +1,68 @@
+import type { Test } from 'tap'
+import type { RecordedEvent } from '../../src/domain/message.js'
+import type { Infra } from '../../src/infra/context.js'
+import { decodeEvent } from '../../src/infra/nats/event-store.js'
+import { startFakeModelServer, type FakeModelServer, type ModelScript, type Wire } from '../fakes/model-server.js'
+import type { ApiClient } from './http.js'
+import { aCaller, aSessionBody, type Caller } from './mothers.js'
+import type { TestServers } from './servers.js'
+import { startTestService, type TestService } from './service.js'
+import { until } from './wait.js'
+
+export const PROVIDER_KEY = 'sk-test-5f3c9a1e7b2d4c6e8f0a1b3c5d7e9f1a'
+export const MODEL = 'model-under-test'
+/** USD per million tokens: 2 in, 8 out, so 1000 in + 200 out cost 3600 micro-USD. */
+export const PRICES = `${MODEL}=2/8`
+
+export interface TaskView {
+  id: string
+  status: string
+  taskType: string
+  parentTaskId: string | null
+  agentType: string
+  result: string | null
+  error: string | null
+}
+
+export interface LanguageModelRig {
+  readonly fake: FakeModelServer
+  readonly service: TestService
+  readonly infra: Infra
+  readonly caller: Caller
+  readonly sessionId: string
+}
+
+/** A fake provider speaking `wire`, the service pointed at it, and a caller with a session. */
+export async function languageModelRig(t: Test, servers: TestServers, wire: Wire, script: ModelScript, options: { env?: Record<string, string>; session?: Record<string, unknown> } = {}): Promise<LanguageModelRig> {
+  const fake = await startFakeModelServer(t, wire, script)
+  const service = await startTestService(t, servers, {
+    env: { LLM_PROVIDER: wire, LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL, LLM_PRICES: PRICES, LLM_MAX_RETRIES: '2', ...options.env },
+  })
+  const caller = await aCaller(service.infra, service.url)
+  const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody(options.session))
+  if (session.status !== 201) throw new Error(`session not created: ${JSON.stringify(session.body)}`)
+  return { fake, service, infra: service.infra, caller, sessionId: session.body.session.id }
+}
+
+export async function runToEnd(api: ApiClient, body: Record<string, unknown>, timeoutMs = 15_000): Promise<TaskView> {
+  const created = await api.post<{ task: TaskView }>('/v1/tasks', body)
+  if (created.status !== 201) throw new Error(`task not created: ${created.status} ${JSON.stringify(created.body)}`)
+  return until(`task ${created.body.task.id} to end`, async () => {
+    const { body: { task } } = await api.get<{ task: TaskView }>(`/v1/tasks/${created.body.task.id}`)
+    return (task.status === 'completed' || task.status === 'failed') && task
+  }, timeoutMs)
+}
+
+/** Every event of one stream, in log order. */
+export async function streamEvents(infra: Infra, stream: string): Promise<RecordedEvent[]> {
+  const { state } = await infra.jsm.streams.info(stream)
+  const events: RecordedEvent[] = []
+  for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq++) {
+    const msg = await infra.jsm.streams.getMessage(stream, { seq })
+    if (msg) events.push(decodeEvent(msg))
+  }
+  return events
+}
+
+export const eventsOf = (events: readonly RecordedEvent[], aggregateId: string, type?: string): RecordedEvent[] =>
+  events.filter((e) => e.aggregateId === aggregateId && (type === undefined || e.type === type))
