@@ -6,6 +6,7 @@ import { accounts, ACCOUNTS_USAGE } from './commands/accounts.js'
 import { dev, DEV_USAGE } from './commands/dev.js'
 import { keys, KEYS_USAGE } from './commands/keys.js'
 import { projections, PROJECTIONS_USAGE } from './commands/projections.js'
+import { sessions, SESSIONS_USAGE } from './commands/sessions.js'
 import { start, START_USAGE } from './commands/start.js'
 import { UsageError } from './io.js'
 
@@ -14,12 +15,13 @@ const USAGE = `Usage:
   ${DEV_USAGE}
   ${ACCOUNTS_USAGE.replaceAll('\n', '\n  ')}
   ${KEYS_USAGE.replaceAll('\n', '\n  ')}
+  ${SESSIONS_USAGE.replaceAll('\n', '\n  ')}
   ${PROJECTIONS_USAGE.replaceAll('\n', '\n  ')}
 
 Configuration comes from environment variables: see docs/configuration.md.`
 
 type OperatorCommand = (infra: Infra, args: string[]) => Promise<void>
-const OPERATOR_COMMANDS: Record<string, OperatorCommand> = { accounts, keys, projections }
+const OPERATOR_COMMANDS: Record<string, OperatorCommand> = { accounts, keys, sessions, projections }
 
 async function main([command, ...args]: string[]): Promise<void> {
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {

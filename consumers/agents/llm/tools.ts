@@ -104,7 +104,8 @@ export async function callTool(tools: readonly AnyTool[], call: ToolCall, effect
   } catch {
     return malformed(`the arguments of ${call.name} are not valid JSON; send one JSON object`)
   }
-  const problems = [...Value.Errors(found.schema, args)].slice(0, 5).map(describeProblem)
+  // An unknown property is reported twice (`schema is false` at it, additionalProperties at its object): keep the latter.
+  const problems = [...Value.Errors(found.schema, args)].filter((e) => e.keyword !== 'boolean').slice(0, 5).map(describeProblem)
   if (problems.length > 0) return malformed(`invalid arguments for ${call.name}: ${problems.join('; ')}`)
   try {
     const content = await (found.handle as (a: unknown, e: RunEffects, r: RunRecord) => Promise<string>)(args, effects, record)

@@ -1,0 +1,47 @@
+import { sessionsProjection, type SessionDoc } from '../../../projections/index.js'
+import { changeSessionAutonomy } from '../../commands/change-session-autonomy/change-session-autonomy.js'
+import { operator } from '../../commands/execute.js'
+import { InvalidInputError, NotFoundError } from '../../domain/errors.js'
+import { AUTONOMY_LEVELS, isAutonomy, type Autonomy } from '../../domain/sessions/autonomy.js'
+import { requireOpenSession, Session } from '../../domain/sessions/session.js'
+import type { Infra } from '../../infra/context.js'
+import { parse, print, required, uuid, UsageError } from '../io.js'
+
+export const SESSIONS_USAGE = `mats sessions show SESSION_ID [--json]
+mats sessions autonomy SESSION_ID ${AUTONOMY_LEVELS.join('|')} [--json]`
+
+export async function sessions(infra: Infra, [verb, ...rest]: string[]): Promise<void> {
+  const { values, positionals } = parse(rest, {})
+  const sessionId = uuid(positionals[0], 'SESSION_ID')
+  switch (verb) {
+    case 'show':
+      return print(values.json, await showSession(infra, sessionId))
+    case 'autonomy': {
+      const autonomy = autonomyOf(required(positionals[1], 'the autonomy'))
+      const doc = await changeSessionAutonomy(infra, { accountId: await ownerOf(infra, sessionId), sessionId }, autonomy, operator())
+      return print(values.json, { id: doc._id, name: doc.name, autonomy: doc.autonomy })
+    }
+    default:
+      throw new UsageError(`unknown command: sessions ${verb ?? ''}`)
+  }
+}
+
+function autonomyOf(value: string): Autonomy {
+  if (!isAutonomy(value)) throw new InvalidInputError(`autonomy: must be one of ${AUTONOMY_LEVELS.join(', ')} (got "${value}")`)
+  return value
+}
+
+/** Operators know a session by its id; the account it belongs to is in the read model. */
+async function ownerOf(infra: Infra, sessionId: string): Promise<string> {
+  const doc = await infra.readModels.collection<SessionDoc>(sessionsProjection).findOne({ _id: sessionId })
+  if (!doc) throw new NotFoundError(`session ${sessionId} not found`)
+  return doc.accountId
+}
+
+/** From the log: the session as agents see it, with everything it learned. */
+async function showSession(infra: Infra, sessionId: string) {
+  const accountId = await ownerOf(infra, sessionId)
+  const session = requireOpenSession((await infra.events.load(Session, { accountId, aggregateId: sessionId })).state)
+  const { name, companyName, companyUrl, industry, targetAudience, autonomy, facts } = session
+  return { id: sessionId, accountId, name, companyName, companyUrl, industry, targetAudience, autonomy, learnedFacts: facts.map((f) => f.fact) }
+}
