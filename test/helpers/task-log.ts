@@ -16,8 +16,10 @@ export async function taskHistories(infra: Infra): Promise<Map<string, RecordedE
 }
 
 const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
+/** What a run records while it runs: only between TaskStarted and the terminal event. */
+const RUN_RECORDS = new Set(['TaskActionProposed', 'TaskDelegated'])
 
-/** Invariant 3: one TaskCreated first, at most one TaskStarted, at most one terminal event, nothing after it. */
+/** Invariant 3: one TaskCreated first, at most one TaskStarted, at most one terminal event, nothing after it; a run's records inside its run. */
 export function lifecycleViolations(histories: Map<string, RecordedEvent[]>): string[] {
   const problems: string[] = []
   for (const [taskId, events] of histories) {
@@ -28,6 +30,10 @@ export function lifecycleViolations(histories: Map<string, RecordedEvent[]>): st
     const terminal = types.findIndex((t) => TERMINAL.has(t))
     if (terminal !== -1 && terminal !== types.length - 1) problems.push(`${taskId}: events after ${types[terminal]}`)
     if (types.filter((t) => TERMINAL.has(t)).length > 1) problems.push(`${taskId}: more than one terminal event`)
+    const started = types.indexOf('TaskStarted')
+    types.forEach((type, i) => {
+      if (RUN_RECORDS.has(type) && (started === -1 || i < started)) problems.push(`${taskId}: ${type} before TaskStarted`)
+    })
   }
   return problems
 }

@@ -20,7 +20,8 @@ t.test('a created session is listed at once, every time', async (t) => {
   const created = await api.post<{ session: SessionView }>('/v1/sessions', aSessionBody())
   t.match(created.body.session, { name: 'Spring launch', companyName: 'Acme Rockets', companyUrl: 'https://acme.example' })
   t.match(created.body.session.createdAt, /^\d{4}-\d{2}-\d{2}T/)
-  t.notOk('industry' in created.body.session, 'the Session resource has the spec fields only')
+  t.same(Object.keys(created.body.session).sort(), ['autonomy', 'companyName', 'companyUrl', 'createdAt', 'id', 'name'], 'the Session resource has the spec fields and autonomy (issue 6) only')
+  t.equal((created.body.session as { autonomy?: string }).autonomy, 'approval-required', 'approval is required unless the session says otherwise')
 })
 
 t.test('only name is required; absent company fields read back as null', async (t) => {
