@@ -73,10 +73,13 @@ export class AgentRunError extends Error {
   override readonly name = 'AgentRunError'
   readonly reason: FailureReason
   readonly spent: Spent | null
-  constructor(message: string, options: { reason?: FailureReason; spent?: Spent | null; cause?: unknown } = {}) {
+  /** The cause is a fault of ours, not the agent's: its message is for the log, not the task. */
+  readonly internal: boolean
+  constructor(message: string, options: { reason?: FailureReason; spent?: Spent | null; cause?: unknown; internal?: boolean } = {}) {
     super(message, { cause: options.cause })
     this.reason = options.reason ?? 'agent_error'
     this.spent = options.spent ?? null
+    this.internal = options.internal ?? false
   }
 }
 

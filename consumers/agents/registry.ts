@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../src/config.js'
+import { AGENT_TYPES } from '../../src/domain/agents/catalogue.js'
 import { modelFor, parsePriceTable } from '../../src/llm-config.js'
 import { AnthropicChatModel } from './llm/anthropic-chat.js'
 import type { ChatModel } from './llm/chat.js'
@@ -21,6 +22,11 @@ export function createAgentProvider(config: Config, log: Logger): AgentProvider 
       outputPricePerMTokUsd: config.OFFLINE_PRICE_OUTPUT_PER_MTOK_USD,
     })
   }
+  const prices = parsePriceTable(config.LLM_PRICES)
+  const unpriced = [...new Set(AGENT_TYPES.map((type) => modelFor(config, type)))].filter((model) => model !== undefined && !prices.has(model))
+  if (unpriced.length > 0) {
+    log.warn({ models: unpriced, inputPerMTokUsd: config.LLM_PRICE_INPUT_PER_MTOK_USD, outputPerMTokUsd: config.LLM_PRICE_OUTPUT_PER_MTOK_USD }, 'LLM_PRICES has no price for these models: the default prices apply to budgets')
+  }
   return new LanguageModelProvider({
     model: chatModel(config, log),
     modelFor: (agentType) => {
@@ -29,7 +35,7 @@ export function createAgentProvider(config: Config, log: Logger): AgentProvider 
       if (model === undefined) throw new Error(`no model configured for ${agentType}`)
       return model
     },
-    prices: new PriceTable(parsePriceTable(config.LLM_PRICES), { input: config.LLM_PRICE_INPUT_PER_MTOK_USD, output: config.LLM_PRICE_OUTPUT_PER_MTOK_USD }),
+    prices: new PriceTable(prices, { input: config.LLM_PRICE_INPUT_PER_MTOK_USD, output: config.LLM_PRICE_OUTPUT_PER_MTOK_USD }),
     limits: { maxSteps: config.LLM_MAX_STEPS, maxMalformedTurns: MAX_MALFORMED_TURNS },
   })
 }

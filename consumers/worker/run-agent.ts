@@ -2,7 +2,7 @@ import type { Issuer } from '../../src/commands/execute.js'
 import { findAgent } from '../../src/domain/agents/catalogue.js'
 import { requireOpenSession, Session } from '../../src/domain/sessions/session.js'
 import type { FailureReason, FinishTask } from '../../src/domain/tasks/task.js'
-import { AgentRunError, type AgentRunRequest, type Spent } from '../agents/provider.js'
+import { AgentRunError, type AgentRunRequest } from '../agents/provider.js'
 import { runEffects } from './run-effects.js'
 import type { RunContext, Running, TaskKey } from './run-task.js'
 
@@ -11,9 +11,18 @@ import type { RunContext, Running, TaskKey } from './run-task.js'
  * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
  * ends; tokens a failed run spent are still counted.
  */
-export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, parent: AbortSignal | null): Promise<FinishTask> {
+export interface RunLinks {
+  /** The supervisor's run, for a delegated task. */
+  readonly parent: AbortSignal | null
+  /** Filled with the ids of the tasks this run delegates to. */
+  readonly children: string[]
+}
+
+export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, children }: RunLinks): Promise<FinishTask> {
   const timeout = AbortSignal.timeout(ctx.timeoutMs)
-  const signal = AbortSignal.any([timeout, ctx.shutdown, ...(parent ? [parent] : [])])
+  // Ended when this run ends, however it ends: whatever it started (delegated runs) stops with it.
+  const ended = new AbortController()
+  const signal = AbortSignal.any([timeout, ctx.shutdown, ended.signal, ...(parent ? [parent] : [])])
   try {
     const session = requireOpenSession((await ctx.infra.events.load(Session, { accountId: key.accountId, aggregateId: task.sessionId })).state)
     const request: AgentRunRequest = {
@@ -21,7 +30,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
       agent: findAgent(task.agentType),
       session: { ...session, facts: session.facts.map((known) => known.fact) },
     }
-    const result = await ctx.provider.run(request, runEffects(ctx, key, task, session.autonomy, issuer, signal), signal)
+    const result = await ctx.provider.run(request, runEffects(ctx, { key, task, autonomy: session.autonomy, issuer, signal, children }), signal)
     return { outcome: 'completed', result: result.output, usage: result.usage, costMicros: result.costMicros, learnedFacts: result.learnedFacts }
   } catch (err) {
     const spent = err instanceof AgentRunError ? err.spent : null
@@ -29,12 +38,14 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
     if (timeout.aborted) return failed('timeout', `the run exceeded its time limit of ${describeMs(ctx.timeoutMs)}`)
     if (ctx.shutdown.aborted) return failed('worker_shutdown', 'the worker shut down before the run finished; tasks are not retried')
     if (parent?.aborted) return failed('parent_ended', 'the supervising task ended before this delegated run finished')
-    if (err instanceof AgentRunError) {
+    if (err instanceof AgentRunError && !err.internal) {
       ctx.log.warn({ taskId: key.taskId, reason: err.reason, error: err.message }, 'agent run failed')
       return failed(err.reason, err.message)
     }
     ctx.log.warn({ err, taskId: key.taskId }, 'agent run failed')
-    return failed('agent_error', `the agent failed: ${err instanceof Error ? err.message : String(err)}`)
+    return failed('agent_error', 'the agent run stopped on an internal error; the worker log has the details')
+  } finally {
+    ended.abort(new Error('the run has ended'))
   }
 }
 
@@ -42,5 +53,3 @@ function describeMs(ms: number): string {
   const [amount, unit] = ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [ms / 1000, 'second']
   return `${amount} ${unit}${amount === 1 ? '' : 's'}`
 }
-
-export type { Spent }

@@ -10,15 +10,43 @@ import { awaitTaskEnd } from '../../src/queries/await-task-end.js'
 import type { DelegationOutcome, RecordedAction, RunEffects } from '../agents/provider.js'
 import { claim, runClaimed, type RunContext, type Running, type TaskKey } from './run-task.js'
 
-/** The worker's side of a run: every proposed action and every delegation becomes an event. */
-export function runEffects(ctx: RunContext, key: TaskKey, task: Running, autonomy: Autonomy, issuer: Issuer, signal: AbortSignal): RunEffects {
+/**
+ * The worker's side of a run: every proposed action and every delegation becomes an event.
+ * A turn's tool calls run in parallel, but their appends to the task go one at a time:
+ * racing appends to one aggregate would only conflict and retry.
+ */
+export function runEffects(ctx: RunContext, run: RunOf): RunEffects {
+  const serial = serially()
   return {
-    proposeAction: (action) => proposeAction(ctx, key, autonomy, action, issuer, signal),
-    delegate: task.taskType === 'instruction' ? (brief) => delegate(ctx, key, task, brief, issuer, signal) : null,
+    proposeAction: (action) => proposeAction(ctx, run, serial, action),
+    delegate: run.task.taskType === 'instruction' ? (brief) => delegate(ctx, run, serial, brief) : null,
   }
 }
 
-async function proposeAction(ctx: RunContext, key: TaskKey, autonomy: Autonomy, action: ProposedAction, issuer: Issuer, signal: AbortSignal): Promise<RecordedAction> {
+/** The run a RunEffects belongs to. */
+interface RunOf {
+  readonly key: TaskKey
+  readonly task: Running
+  readonly autonomy: Autonomy
+  readonly issuer: Issuer
+  readonly signal: AbortSignal
+  /** Where the ids of delegated tasks are kept, for the worker to check once the run ends. */
+  readonly children: string[]
+}
+
+type Serial = <T>(work: () => Promise<T>) => Promise<T>
+
+/** Runs the work it is given one piece after another, in the order given. */
+function serially(): Serial {
+  let tail: Promise<unknown> = Promise.resolve()
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const next = tail.then(work)
+    tail = next.catch(() => undefined)
+    return next
+  }
+}
+
+async function proposeAction(ctx: RunContext, { key, autonomy, issuer, signal }: RunOf, appendToTask: Serial, action: ProposedAction): Promise<RecordedAction> {
   const connector = ctx.connectors.find(action.platform)
   const disposition = actionStatusFor(autonomy, connector !== null)
   let recorded: RecordedAction
@@ -29,7 +57,7 @@ async function proposeAction(ctx: RunContext, key: TaskKey, autonomy: Autonomy, 
     const note = disposition === 'not_executed' ? `no connector for ${action.platform} is reachable from this deployment; nothing was changed` : null
     recorded = { ...action, actionId: randomUUID(), status: disposition === 'execute' ? 'not_executed' : disposition, note }
   }
-  await recordProposedAction(ctx.infra, key, ctx.workerId, recorded, issuer)
+  await appendToTask(() => recordProposedAction(ctx.infra, key, ctx.workerId, recorded, issuer))
   return recorded
 }
 
@@ -39,7 +67,8 @@ async function proposeAction(ctx: RunContext, key: TaskKey, autonomy: Autonomy, 
  * so queueing the child behind other tasks could deadlock. Should another worker claim
  * the child first, this waits for its end instead.
  */
-async function delegate(ctx: RunContext, parentKey: TaskKey, parent: Running, brief: { agentType: AgentType; instruction: string }, issuer: Issuer, signal: AbortSignal): Promise<DelegationOutcome> {
+async function delegate(ctx: RunContext, run: RunOf, appendToTask: Serial, brief: { agentType: AgentType; instruction: string }): Promise<DelegationOutcome> {
+  const { key: parentKey, task: parent, issuer, signal } = run
   const childKey = { accountId: parentKey.accountId, taskId: randomUUID() }
   await createTask(ctx.infra, parentKey.accountId, {
     taskId: childKey.taskId,
@@ -51,7 +80,9 @@ async function delegate(ctx: RunContext, parentKey: TaskKey, parent: Running, br
     taskType: 'delegated',
     parentTaskId: parentKey.taskId,
   }, issuer)
-  await recordDelegation(ctx.infra, parentKey, ctx.workerId, { childTaskId: childKey.taskId, agentType: brief.agentType, instruction: brief.instruction }, issuer)
+  const delegation = { childTaskId: childKey.taskId, agentType: brief.agentType, instruction: brief.instruction }
+  await appendToTask(() => recordDelegation(ctx.infra, parentKey, ctx.workerId, delegation, issuer))
+  run.children.push(childKey.taskId)
   const child = await claim(ctx, childKey, issuer)
   if (child) {
     const outcome = await runClaimed(ctx, childKey, child, issuer, signal)
@@ -59,7 +90,7 @@ async function delegate(ctx: RunContext, parentKey: TaskKey, parent: Running, br
       ? { taskId: childKey.taskId, agentType: brief.agentType, status: 'completed', output: outcome.result, error: null }
       : { taskId: childKey.taskId, agentType: brief.agentType, status: 'failed', output: null, error: outcome.error }
   }
-  const ended = await awaitTaskEnd(ctx.infra, childKey.accountId, childKey.taskId, ctx.timeoutMs)
+  const ended = await awaitTaskEnd(ctx.infra, childKey.accountId, childKey.taskId, ctx.timeoutMs, signal)
   if (ended?.status === 'completed') return { taskId: childKey.taskId, agentType: brief.agentType, status: 'completed', output: ended.result, error: null }
   return { taskId: childKey.taskId, agentType: brief.agentType, status: 'failed', output: null, error: ended?.error ?? 'the delegated task did not end in time' }
 }

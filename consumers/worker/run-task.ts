@@ -49,6 +49,9 @@ export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   const { state } = await ctx.infra.events.load(Task, { accountId: ref.accountId, aggregateId: ref.taskId })
   if (state.status === 'running') {
     if (!ref.redelivered) return ctx.log.warn({ taskId: ref.taskId }, 'task already running under another delivery; left alone')
+    // A delegated task is run by its supervisor's worker, which holds no message for it: its
+    // own message coming back says nothing. Should that worker die, its supervisor's does.
+    if (await runByItsSupervisor(ctx, key, state)) return ctx.log.info({ taskId: ref.taskId }, 'delegated task running under its supervisor; left alone')
     return failLost(ctx, key, state, issuer)
   }
   if (state.status === 'completed') return learnFacts(ctx, key, state.sessionId, state.learnedFacts, issuer)
@@ -70,10 +73,31 @@ export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer): Prom
 /** Runs a claimed task's agent, records its end and what it learned. `parent` aborts a delegated run when its supervisor's run ends. */
 export async function runClaimed(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, parent: AbortSignal | null): Promise<FinishTask> {
   ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
-  const outcome = await runAgent(ctx, key, task, issuer, parent)
+  const children: string[] = []
+  const outcome = await runAgent(ctx, key, task, issuer, { parent, children })
   await finish(ctx, key, outcome, issuer)
+  await failUnfinishedChildren(ctx, key, children, issuer)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)
   return outcome
+}
+
+/**
+ * A supervisor's run waits for its delegated runs, and they stop when it ends; one still
+ * running here could not record its end (the log was out of reach). Nothing else would
+ * ever end it: its message is acknowledged and its supervisor's is about to be.
+ */
+async function failUnfinishedChildren(ctx: RunContext, key: TaskKey, children: readonly string[], issuer: Issuer): Promise<void> {
+  const ended: FinishTask = { outcome: 'failed', reason: 'parent_ended', error: 'the supervising task ended before this delegated run finished', usage: null, costMicros: 0 }
+  for (const childId of children) {
+    const child = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: childId })
+    if (child.state.status === 'running' && child.state.workerId === ctx.workerId) await finish(ctx, { accountId: key.accountId, taskId: childId }, ended, issuer)
+  }
+}
+
+async function runByItsSupervisor(ctx: RunContext, key: TaskKey, task: Running): Promise<boolean> {
+  if (task.taskType !== 'delegated' || task.parentTaskId === null) return false
+  const parent = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: task.parentTaskId })
+  return parent.state.status === 'running' && parent.state.workerId === task.workerId
 }
 
 async function failLost(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer): Promise<void> {

@@ -11,9 +11,10 @@ export interface SessionDoc {
   readonly companyUrl: string | null
   readonly industry: string | null
   readonly targetAudience: string | null
-  readonly autonomy: Autonomy
-  /** How many durable facts runs in this session have learned. */
-  readonly factsLearned: number
+  /** Absent on documents projected before sessions had an autonomy (until a rebuild): the default applies. */
+  readonly autonomy?: Autonomy
+  /** How many durable facts runs in this session have learned (absent counts as 0, as above). */
+  readonly factsLearned?: number
   readonly createdAt: string
 }
 
@@ -38,7 +39,7 @@ export const sessionsProjection = defineProjection<SessionDoc, Recorded<SessionE
       case 'SessionAutonomyChanged':
         return { ...doc, autonomy: event.data.autonomy }
       case 'SessionFactLearned':
-        return { ...doc, factsLearned: doc.factsLearned + 1 }
+        return { ...doc, factsLearned: (doc.factsLearned ?? 0) + 1 }
     }
   },
 })

@@ -1,8 +1,9 @@
 import type { SessionDoc, TaskDoc } from '../../projections/index.js'
+import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
 
 /** The Session and Task resources of the spec, from their read-model documents. */
 export function sessionView(doc: SessionDoc) {
-  return { id: doc._id, name: doc.name, companyName: doc.companyName, companyUrl: doc.companyUrl, autonomy: doc.autonomy, createdAt: doc.createdAt }
+  return { id: doc._id, name: doc.name, companyName: doc.companyName, companyUrl: doc.companyUrl, autonomy: doc.autonomy ?? DEFAULT_AUTONOMY, createdAt: doc.createdAt }
 }
 
 export function taskView(doc: TaskDoc) {

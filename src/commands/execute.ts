@@ -19,7 +19,7 @@ export interface Executed<State, Event extends EventDraft> {
   readonly history: readonly Recorded<Event>[]
 }
 
-const MAX_ATTEMPTS = 3
+const DEFAULT_ATTEMPTS = 3
 
 export interface ExecuteOptions {
   /**
@@ -28,6 +28,8 @@ export interface ExecuteOptions {
    * after all, that append conflicts and the next attempt loads it as usual.
    */
   readonly isNew?: boolean
+  /** How often to decide again after losing a race to another writer (default 3). */
+  readonly maxAttempts?: number
 }
 
 function unborn<State, Event extends EventDraft>(aggregate: Aggregate<State, Event>): Loaded<State, Event> {
@@ -63,7 +65,9 @@ export async function execute<State, Event extends EventDraft>(
       if (appended.length > 0) await projectInline(infra, aggregate.category, key.aggregateId, history)
       return { accountId, state, appended, history }
     } catch (err) {
-      if (!(err instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw err
+      if (!(err instanceof ConcurrencyError) || attempt >= (options.maxAttempts ?? DEFAULT_ATTEMPTS)) throw err
+      // Writers that collided once would collide again if they retried in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
     }
   }
 }

@@ -9,19 +9,21 @@ import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
 const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
 
 /**
- * Holds until a task ends or `timeoutMs` passes, and returns it as it stands then. It
+ * Holds until a task ends, `timeoutMs` passes or `signal` aborts, and returns it as it stands then. It
  * reads the task's events through an ordered JetStream consumer, so it sees only what
  * the log stored (a core subscription also sees rejected publishes, and may see an event
  * before it is stored). Before returning, the read model is brought up to what was seen,
  * so a GET that follows never shows an older state than this answer.
  */
-export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: string, timeoutMs: number): Promise<TaskDoc | null> {
+export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<TaskDoc | null> {
   const consumer = await infra.js.consumers.get(streamOf('task'), {
     filter_subjects: [aggregateSubjects('task', accountId, taskId)],
     deliver_policy: DeliverPolicy.All,
   })
   const messages = await consumer.consume({ max_messages: 16 })
-  const timer = setTimeout(() => void messages.close(), timeoutMs)
+  const stop = (): void => void messages.close()
+  const timer = setTimeout(stop, timeoutMs)
+  signal?.addEventListener('abort', stop, { once: true })
   const events: Recorded<TaskEvent>[] = []
   try {
     for await (const msg of messages) {
@@ -31,6 +33,7 @@ export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: stri
     }
   } finally {
     clearTimeout(timer)
+    signal?.removeEventListener('abort', stop)
     await messages.close()
   }
   if (events.length > 0) {

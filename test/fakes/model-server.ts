@@ -17,7 +17,7 @@ export interface ModelCall {
 }
 
 export type ModelReply =
-  | { readonly text: string; readonly calls?: readonly ModelCall[]; readonly usage?: { input: number; output: number } }
+  | { readonly text: string; readonly calls?: readonly ModelCall[]; readonly usage?: { input: number; output: number }; readonly truncated?: boolean }
   | { readonly status: number; readonly error: string; readonly headers?: Record<string, string> }
   | { readonly hang: true }
 
@@ -60,6 +60,8 @@ export async function startFakeModelServer(t: Test, wire: Wire, script: ModelScr
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>
     const view = (wire === 'openai' ? viewOpenAI : viewAnthropic)(req.url ?? '', req.headers, body)
     requests.push(view)
+    const refusal = (wire === 'openai' ? openAIRefusal : anthropicRefusal)(body)
+    if (refusal) return send(res, 400, errorBody(wire, 400, refusal))
     pending++
     const reply = await script(view)
     if ('hang' in reply) return
@@ -90,6 +92,17 @@ function errorBody(wire: Wire, status: number, message: string): unknown {
 }
 
 type Json = Record<string, unknown>
+
+/** What the real APIs refuse and a client could get wrong: an empty assistant turn in the history. */
+function openAIRefusal(body: Json): string | null {
+  const empty = asArray(body.messages).some((m) => m.role === 'assistant' && !m.content && asArray(m.tool_calls).length === 0)
+  return empty ? 'messages: an assistant message must have content or tool_calls' : null
+}
+
+function anthropicRefusal(body: Json): string | null {
+  const empty = asArray(body.messages).some((m) => m.role === 'assistant' && (m.content === '' || (Array.isArray(m.content) && m.content.length === 0)))
+  return empty ? 'messages: all messages must have non-empty content' : null
+}
 const asArray = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : [])
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
 
@@ -133,7 +146,7 @@ function openAIReply(model: string, reply: Extract<ModelReply, { text: string }>
     model,
     choices: [{
       index: 0,
-      finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
+      finish_reason: reply.truncated ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop',
       message: {
         role: 'assistant',
         content: reply.text === '' ? null : reply.text,
@@ -159,7 +172,7 @@ function anthropicReply(model: string, reply: Extract<ModelReply, { text: string
       ...(reply.text === '' ? [] : [{ type: 'text', text: reply.text }]),
       ...calls.map((call, i) => ({ type: 'tool_use', id: `toolu_${n}_${i}`, name: call.name, input: typeof call.args === 'string' ? call.args : call.args })),
     ],
-    stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn',
+    stop_reason: reply.truncated ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
   }

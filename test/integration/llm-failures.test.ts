@@ -81,6 +81,18 @@ t.test('a model that keeps sending malformed tool calls fails the run with a use
   t.equal(rig.fake.requests.length, 3)
 })
 
+for (const wire of ['openai', 'anthropic'] as const) {
+  t.test(`${wire}: an empty reply is asked again; a deliverable cut off at the output limit is continued and joined`, async (t) => {
+    const replies: ModelReply[] = [{ text: '' }, { text: '# Posts\n\n1. Lift-off, ', truncated: true }, { text: 'then 2. Countdown.' }]
+    const rig = await languageModelRig(t, servers, wire, () => replies.shift() ?? { status: 500, error: 'no more replies' })
+    const task = await runToEnd(rig.caller.api, brief(rig.sessionId))
+    t.equal(task.status, 'completed', task.error ?? '')
+    t.equal(task.result, '# Posts\n\n1. Lift-off, then 2. Countdown.')
+    t.equal(rig.fake.requests.length, 3)
+    t.equal(rig.fake.requests[1]?.turn, 0, 'the empty reply left no turn in the history')
+  })
+}
+
 t.test('the provider key is sent to the provider only: never logged, stored, or put in an error', async (t) => {
   const fake = await startFakeModelServer(t, 'openai', (request: ModelRequestView) =>
     request.turn === 0 ? { status: 401, error: `Incorrect API key provided: ${PROVIDER_KEY}` } : deliverable)

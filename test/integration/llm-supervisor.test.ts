@@ -74,3 +74,32 @@ t.test('the growth marketer delegates two parts to specialists in parallel, as l
   })
   t.equal(spend.reservedMicros, 0, 'no reservation is left behind')
 })
+
+t.test('a turn of many parallel tool calls: every delegation and action is recorded, and every fact the specialists learned', async (t) => {
+  const specialists = ['seo', 'paid-media', 'email-marketing', 'creative', 'cro'] as const
+  const rig = await languageModelRig(t, servers, 'anthropic', (request) => {
+    if (!request.system.startsWith('You are the Growth Marketer')) {
+      return request.turn === 0
+        ? { text: '', calls: [{ name: 'remember_fact', args: { fact: `Learned by ${request.brief}` } }, { name: 'propose_action', args: { platform: 'website', action: 'edit page', summary: request.brief } }] }
+        : { text: `Done: ${request.brief}` }
+    }
+    if (request.turn > 0) return { text: `# Plan\n\n${request.toolResults.length} parts came back.` }
+    return {
+      text: '',
+      calls: [
+        ...specialists.map((agentType) => ({ name: 'delegate_to_specialist', args: { agentType, instruction: `The ${agentType} part` } })),
+        ...Array.from({ length: 6 }, (_, i) => ({ name: 'propose_action', args: { platform: 'linkedin', action: 'publish post', summary: `Post ${i}` } })),
+      ],
+    }
+  })
+  const parent = await runToEnd(rig.caller.api, { sessionId: rig.sessionId, instruction: 'Everything at once' })
+  t.equal(parent.status, 'completed', parent.error ?? '')
+  t.match(parent.result, /11 parts came back/)
+  const events = await streamEvents(rig.infra, 'MATS_TASKS')
+  t.equal(eventsOf(events, parent.id, 'TaskDelegated').length, 5)
+  t.equal(eventsOf(events, parent.id, 'TaskActionProposed').length, 6)
+  const children = events.filter((e) => e.type === 'TaskCreated' && (e.data as { parentTaskId: string | null }).parentTaskId === parent.id).map((e) => e.aggregateId)
+  for (const child of children) t.same(eventsOf(events, child).map((e) => e.type), ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted'])
+  const learned = eventsOf(await streamEvents(rig.infra, 'MATS_SESSIONS'), rig.sessionId, 'SessionFactLearned')
+  t.same(learned.map((e) => (e.data as { fact: string }).fact).sort(), specialists.map((a) => `Learned by The ${a} part`).sort(), 'five children ending together all teach the session')
+})

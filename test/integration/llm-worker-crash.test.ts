@@ -1,10 +1,19 @@
+import { randomUUID } from 'node:crypto'
 import t from 'tap'
+import { createAgentProvider } from '../../consumers/agents/registry.js'
+import { NO_CONNECTORS } from '../../consumers/connectors/platform-connectors.js'
+import { runTask, type RunContext } from '../../consumers/worker/run-task.js'
+import { createTask } from '../../src/commands/create-task/create-task.js'
+import { operator } from '../../src/commands/execute.js'
+import { finishTask } from '../../src/commands/finish-task/finish-task.js'
+import { startTask } from '../../src/commands/start-task/start-task.js'
+import { Task } from '../../src/domain/tasks/task.js'
 import { startFakeModelServer, type ModelRequestView, type ModelReply } from '../fakes/model-server.js'
 import { MODEL, PROVIDER_KEY, eventsOf, streamEvents, type TaskView } from '../helpers/language-models.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { exited, spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
-import { startTestService } from '../helpers/service.js'
+import { connectTestInfra, startTestService, testLog } from '../helpers/service.js'
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
 import { until } from '../helpers/wait.js'
 
@@ -51,4 +60,28 @@ t.test('a worker killed while its supervisor task waits on two delegated tasks: 
   t.equal(fake.requests.length, 3, 'nothing ran again: one supervisor call, one per specialist')
   fresh.kill('SIGTERM')
   t.equal(await exited(fresh), 0)
+})
+
+t.test('a delegated task’s own message coming back while its supervisor runs it is left alone; once the supervisor has ended, it is failed', async (t) => {
+  const servers = await startServers(t)
+  const infra = await connectTestInfra(t, servers)
+  const service = await startTestService(t, servers, { roles: ['api'] })
+  const caller = await aCaller(infra, service.url)
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const accountId = caller.account.id
+  const [parentId, childId] = [randomUUID(), randomUUID()]
+  const base = { sessionId, title: null, priority: 'normal' as const }
+  await createTask(infra, accountId, { ...base, taskId: parentId, agentType: 'growth-marketer', instruction: 'Launch the kit' }, operator())
+  await startTask(infra, { accountId, taskId: parentId }, 'worker-a', operator())
+  await createTask(infra, accountId, { ...base, taskId: childId, agentType: 'seo', instruction: 'Audit the kit pages', taskType: 'delegated', parentTaskId: parentId }, operator())
+  await startTask(infra, { accountId, taskId: childId }, 'worker-a', operator())
+
+  const ctx: RunContext = { infra, provider: createAgentProvider(infra.config, testLog()), connectors: NO_CONNECTORS, workerId: 'worker-b', timeoutMs: 5000, shutdown: new AbortController().signal, log: testLog() }
+  const child = { accountId, taskId: childId, redelivered: true }
+  await runTask(ctx, child)
+  t.equal((await infra.events.load(Task, { accountId, aggregateId: childId })).state.status, 'running', 'worker-a still runs it for its supervisor')
+
+  await finishTask(infra, { accountId, taskId: parentId }, { outcome: 'failed', reason: 'agent_error', error: 'x', usage: null, costMicros: 0 }, operator())
+  await runTask(ctx, child)
+  t.equal((await infra.events.load(Task, { accountId, aggregateId: childId })).state.status, 'failed', 'with its supervisor ended, nothing else would end it')
 })

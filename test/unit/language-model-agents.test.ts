@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, toolsFor, type RunRecord } from '../../consumers/agents/llm/tools.js'
+import { callTool, emptyRunRecord, RUN_LIMITS, toolsFor } from '../../consumers/agents/llm/tools.js'
 import { PriceTable } from '../../consumers/agents/llm/pricing.js'
 import { renderResult } from '../../consumers/agents/llm/result.js'
 import { FACTS_IN_PROMPT, systemPrompt } from '../../consumers/agents/llm/system-prompt.js'
@@ -66,11 +66,11 @@ t.test('prices: per model, else the fallback; micro-USD rounded', async (t) => {
 })
 
 t.test('the result adds nothing to a deliverable that proposed and delegated nothing', async (t) => {
-  t.equal(renderResult('# Plan', { actions: [], facts: ['x'], delegations: [] }), '# Plan')
+  t.equal(renderResult('# Plan', { ...emptyRunRecord(), facts: ['x'] }), '# Plan')
 })
 
 t.test('tool calls: what the model got wrong, or a refusal, goes back to it as an error', async (t) => {
-  const record = (): RunRecord => ({ actions: [], facts: [], delegations: [] })
+  const record = emptyRunRecord
   const effects: RunEffects = {
     proposeAction: async (proposed) => ({ ...proposed, actionId: 'a9', status: 'draft', note: null }),
     delegate: async () => { throw new BudgetExhaustedError('monthly budget exhausted') },
@@ -83,4 +83,13 @@ t.test('tool calls: what the model got wrong, or a refusal, goes back to it as a
   t.match(await call('delegate_to_specialist', '{"agentType": "seo", "instruction": "Audit the site"}'), { malformed: false, isError: true, content: 'monthly budget exhausted' })
   t.match(await call('propose_action', '{"platform": "x", "action": "post", "summary": "s"}'), { malformed: false, isError: false, content: /^Recorded as action a9: draft/ })
   t.match(await callTool(toolsFor(false), { id: '2', name: 'delegate_to_specialist', arguments: '{}' }, effects, record()), { malformed: true, content: /the tools are propose_action, remember_fact$/ }, 'a specialist has no delegation tool')
+})
+
+t.test('a run is held to its limits, and platforms are named one way', async (t) => {
+  const record = emptyRunRecord()
+  const effects: RunEffects = { proposeAction: async (proposed) => ({ ...proposed, actionId: proposed.platform, status: 'draft', note: null }), delegate: null }
+  const propose = () => callTool(toolsFor(false), { id: '1', name: 'propose_action', arguments: '{"platform": " LinkedIn ", "action": "post", "summary": "s"}' }, effects, record)
+  for (let i = 0; i < RUN_LIMITS.proposals; i++) t.equal((await propose()).isError, false)
+  t.match(await propose(), { isError: true, malformed: false, content: `this run already proposed an action ${RUN_LIMITS.proposals} times, its limit; go on without` })
+  t.equal(record.actions[0]?.platform, 'linkedin')
 })

@@ -1,6 +1,6 @@
 import { AgentRunError, type RunEffects } from '../provider.js'
 import type { ChatMessage, ChatModel } from './chat.js'
-import { callTool, type RunRecord, toolsFor } from './tools.js'
+import { callTool, emptyRunRecord, type RunRecord, toolsFor } from './tools.js'
 
 export interface LoopLimits {
   readonly maxSteps: number
@@ -39,23 +39,32 @@ export interface LoopInput {
 export async function runAgentLoop(input: LoopInput, signal: AbortSignal): Promise<LoopOutcome> {
   const tools = toolsFor(input.isSupervisor)
   const messages: ChatMessage[] = [{ role: 'user', content: input.brief }]
-  const record: RunRecord = { actions: [], facts: [], delegations: [] }
+  const record: RunRecord = emptyRunRecord()
   let malformedTurns = 0
+  // A deliverable cut off at the output limit is continued in the next step, then joined.
+  let cutOff: string[] = []
   for (let step = 1; step <= input.limits.maxSteps; step++) {
     const turn = await input.model.complete({ model: input.modelName, system: input.system, messages, tools: tools.map((t) => t.spec) }, signal)
     input.meter.inputTokens += turn.inputTokens
     input.meter.outputTokens += turn.outputTokens
-    messages.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls })
     if (turn.toolCalls.length === 0) {
-      if (turn.text.trim() !== '') return { text: turn.text.trim(), record }
-      messages.push({ role: 'user', content: 'Your reply was empty. Write your full deliverable in Markdown now.' })
+      if (turn.truncated && turn.text !== '') {
+        cutOff.push(turn.text)
+        messages.push({ role: 'assistant', content: turn.text, toolCalls: [] }, { role: 'user', content: 'Continue exactly where you stopped.' })
+        continue
+      }
+      const text = [...cutOff, turn.text].join('').trim()
+      if (text !== '') return { text, record }
+      // An empty reply is asked again as it was: the APIs refuse an empty assistant turn in the history.
       continue
     }
-    const outcomes = await Promise.all(turn.toolCalls.map((call) => callTool(tools, call, input.effects, record)))
-    turn.toolCalls.forEach((call, i) => messages.push({ role: 'tool', toolCallId: call.id, content: outcomes[i]?.content ?? '', isError: outcomes[i]?.isError ?? true }))
-    malformedTurns = outcomes.every((outcome) => outcome.malformed) ? malformedTurns + 1 : 0
+    cutOff = []
+    messages.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls })
+    const outcomes = await Promise.all(turn.toolCalls.map(async (call) => ({ call, outcome: await callTool(tools, call, input.effects, record) })))
+    for (const { call, outcome } of outcomes) messages.push({ role: 'tool', toolCallId: call.id, content: outcome.content, isError: outcome.isError })
+    malformedTurns = outcomes.every(({ outcome }) => outcome.malformed) ? malformedTurns + 1 : 0
     if (malformedTurns >= input.limits.maxMalformedTurns) {
-      throw new AgentRunError(`the model sent malformed tool calls ${malformedTurns} turns in a row; the last problem: ${outcomes.at(-1)?.content ?? 'unknown'}`)
+      throw new AgentRunError(`the model sent malformed tool calls ${malformedTurns} turns in a row; the last problem: ${outcomes.at(-1)?.outcome.content ?? 'unknown'}`)
     }
   }
   throw new AgentRunError(`the agent used all ${input.limits.maxSteps} of its steps without finishing its deliverable`, { reason: 'step_limit' })

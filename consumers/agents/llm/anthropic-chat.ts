@@ -44,7 +44,8 @@ export class AnthropicChatModel implements ChatModel {
         block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
       )
       const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = message.usage
-      return { text, toolCalls, inputTokens: input_tokens + (cache_creation_input_tokens ?? 0) + (cache_read_input_tokens ?? 0), outputTokens: output_tokens }
+      const inputTokens = input_tokens + (cache_creation_input_tokens ?? 0) + (cache_read_input_tokens ?? 0)
+      return { text, toolCalls, truncated: message.stop_reason === 'max_tokens', inputTokens, outputTokens: output_tokens }
     } catch (err) {
       throw toProviderError(err, signal, Anthropic, this.#apiKey)
     }

@@ -31,6 +31,8 @@ export interface ChatRequest {
 export interface ChatTurn {
   readonly text: string
   readonly toolCalls: readonly ToolCall[]
+  /** The answer stopped at the output-token limit, not where the model meant to stop. */
+  readonly truncated: boolean
   readonly inputTokens: number
   readonly outputTokens: number
 }

@@ -43,8 +43,8 @@ export class LanguageModelProvider implements AgentProvider {
     } catch (err) {
       if (err instanceof AgentRunError) throw new AgentRunError(err.message, { reason: err.reason, spent: spent(), cause: err.cause })
       if (err instanceof ProviderError) throw new AgentRunError(err.message, { reason: 'provider_error', spent: spent(), cause: err })
-      // An abort (time limit, shutdown) or a fault of ours: the worker names it; the tokens are still paid for.
-      throw new AgentRunError(err instanceof Error ? err.message : String(err), { spent: spent(), cause: err })
+      // An abort (time limit, shutdown: the worker names it) or a fault of ours; the tokens are still paid for.
+      throw new AgentRunError(err instanceof Error ? err.message : String(err), { spent: spent(), cause: err, internal: !signal.aborted })
     }
   }
 }

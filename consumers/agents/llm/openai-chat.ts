@@ -31,9 +31,11 @@ export class OpenAIChatModel implements ChatModel {
     try {
       const completion = await this.#client.chat.completions.create(
         { model: request.model, messages, ...(request.tools.length > 0 ? { tools: request.tools.map(toolToWire) } : {}) },
-        { signal },
+        // The SDK adds an abort listener to the signal on every call and never removes it: give it one of its own.
+        { signal: AbortSignal.any([signal]) },
       )
-      const message = completion.choices[0]?.message
+      const choice = completion.choices[0]
+      const message = choice?.message
       const text = message?.content ?? ''
       const toolCalls = (message?.tool_calls ?? []).flatMap((call, i) =>
         call.type === 'function' ? [{ id: call.id || `call_${i}`, name: call.function.name, arguments: call.function.arguments }] : [],
@@ -41,7 +43,8 @@ export class OpenAIChatModel implements ChatModel {
       return {
         text,
         toolCalls,
-        inputTokens: completion.usage?.prompt_tokens ?? estimateTokens(request.system + JSON.stringify(messages)),
+        truncated: choice?.finish_reason === 'length',
+        inputTokens: completion.usage?.prompt_tokens ?? estimateTokens(JSON.stringify(messages)),
         outputTokens: completion.usage?.completion_tokens ?? estimateTokens(text + JSON.stringify(toolCalls)),
       }
     } catch (err) {

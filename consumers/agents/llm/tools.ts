@@ -27,6 +27,18 @@ export interface RunRecord {
   readonly actions: RecordedAction[]
   readonly facts: string[]
   readonly delegations: DelegationOutcome[]
+  /** Calls accepted so far, finished or not, to hold each run to its limits. */
+  readonly accepted: { proposals: number; delegations: number; facts: number }
+}
+
+export const emptyRunRecord = (): RunRecord => ({ actions: [], facts: [], delegations: [], accepted: { proposals: 0, delegations: 0, facts: 0 } })
+
+/** One run's limits: each delegation is an agent run of its own, and the result must stay readable. */
+export const RUN_LIMITS = { proposals: 25, delegations: 9, facts: 20 } as const
+
+function accept(record: RunRecord, kind: keyof RunRecord['accepted'], what: string): void {
+  if (record.accepted[kind] >= RUN_LIMITS[kind]) throw new ToolRefusal(`this run already ${what} ${RUN_LIMITS[kind]} times, its limit; go on without`)
+  record.accepted[kind]++
 }
 
 export interface ToolOutcome {
@@ -53,7 +65,9 @@ const proposeAction = tool(
   'Propose one write action on a live platform (publish a post, change a budget, send an email...). Nothing changes by calling this: the session\'s autonomy setting decides whether it is kept as a draft, awaits approval, or is executed. Returns what became of it.',
   ProposeAction,
   async (args, effects, record) => {
-    const recorded = await effects.proposeAction({ platform: args.platform, action: args.action, summary: args.summary, content: args.content ?? null })
+    accept(record, 'proposals', 'proposed an action')
+    // Platforms are names like `linkedin`: one spelling, so that a connector is found by it.
+    const recorded = await effects.proposeAction({ platform: args.platform.trim().toLowerCase(), action: args.action, summary: args.summary, content: args.content ?? null })
     record.actions.push(recorded)
     return `Recorded as action ${recorded.actionId}: ${recorded.status}${recorded.note ? ` (${recorded.note})` : ''}.`
   },
@@ -64,6 +78,7 @@ const rememberFact = tool(
   'Save one durable fact about the company (e.g. its pricing model, main competitor, brand voice) that later tasks in this workspace should know. Not for task-specific notes.',
   RememberFact,
   async (args, _effects, record) => {
+    accept(record, 'facts', 'saved a fact')
     record.facts.push(args.fact)
     return 'Saved; it will be added to the workspace when this task completes.'
   },
@@ -75,6 +90,7 @@ const delegateToSpecialist = tool(
   DelegateToSpecialist,
   async (args, effects, record) => {
     if (!effects.delegate) throw new ToolRefusal('only the supervisor can delegate')
+    accept(record, 'delegations', 'delegated')
     const outcome = await effects.delegate({ agentType: args.agentType, instruction: args.instruction })
     record.delegations.push(outcome)
     if (outcome.status === 'failed') throw new ToolRefusal(`the ${outcome.agentType} task ${outcome.taskId} failed: ${outcome.error ?? 'no reason given'}`)

@@ -19,7 +19,7 @@ export async function sessions(infra: Infra, [verb, ...rest]: string[]): Promise
     case 'autonomy': {
       const autonomy = autonomyOf(required(positionals[1], 'the autonomy'))
       const doc = await changeSessionAutonomy(infra, { accountId: await ownerOf(infra, sessionId), sessionId }, autonomy, operator())
-      return print(values.json, { id: doc._id, name: doc.name, autonomy: doc.autonomy })
+      return print(values.json, { id: doc._id, name: doc.name, autonomy })
     }
     default:
       throw new UsageError(`unknown command: sessions ${verb ?? ''}`)
