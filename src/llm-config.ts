@@ -24,7 +24,7 @@ const entries = (list: string): [string, string][] =>
   })
 
 /** `LLM_MODELS`, already matched by its pattern: agent type → model. */
-export function parseModelMap(list: string): Map<string, string> {
+function parseModelMap(list: string): Map<string, string> {
   return new Map(entries(list))
 }
 
@@ -36,9 +36,10 @@ export function parsePriceTable(list: string): Map<string, ModelPrice> {
   }))
 }
 
-/** The model each agent runs on: its own from LLM_MODELS, else LLM_MODEL. */
-export function modelFor(settings: Pick<LanguageModelSettings, 'LLM_MODEL' | 'LLM_MODELS'>, agentType: AgentType): string | undefined {
-  return parseModelMap(settings.LLM_MODELS).get(agentType) ?? settings.LLM_MODEL
+/** The model each agent runs on: its own from LLM_MODELS, else LLM_MODEL (undefined: none configured). */
+export function modelsByAgent(settings: Pick<LanguageModelSettings, 'LLM_MODEL' | 'LLM_MODELS'>): Map<AgentType, string | undefined> {
+  const own = parseModelMap(settings.LLM_MODELS)
+  return new Map(AGENT_TYPES.map((type) => [type, own.get(type) ?? settings.LLM_MODEL]))
 }
 
 export function languageModelProblems(settings: LanguageModelSettings): string[] {
@@ -47,7 +48,8 @@ export function languageModelProblems(settings: LanguageModelSettings): string[]
     if (!(AGENT_TYPES as readonly string[]).includes(agentType)) problems.push(`LLM_MODELS: ${JSON.stringify(agentType)} is not an agent type (one of ${AGENT_TYPES.join(', ')})`)
   }
   if (settings.LLM_PROVIDER === 'offline') return problems
-  const unmodelled = AGENT_TYPES.filter((type) => modelFor(settings, type) === undefined)
+  const models = modelsByAgent(settings)
+  const unmodelled = AGENT_TYPES.filter((type) => models.get(type) === undefined)
   if (unmodelled.length > 0) problems.push(`LLM_MODEL: required with LLM_PROVIDER=${settings.LLM_PROVIDER} (LLM_MODELS does not name a model for ${unmodelled.join(', ')})`)
   if (settings.LLM_API_KEY === undefined && (settings.LLM_PROVIDER === 'anthropic' || settings.LLM_BASE_URL === undefined)) {
     const unless = settings.LLM_PROVIDER === 'openai' ? ' unless LLM_BASE_URL points at a server that needs none' : ''

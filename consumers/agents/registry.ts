@@ -1,7 +1,6 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../src/config.js'
-import { AGENT_TYPES } from '../../src/domain/agents/catalogue.js'
-import { modelFor, parsePriceTable } from '../../src/llm-config.js'
+import { modelsByAgent, parsePriceTable } from '../../src/llm-config.js'
 import { AnthropicChatModel } from './llm/anthropic-chat.js'
 import type { ChatModel } from './llm/chat.js'
 import { LanguageModelProvider } from './llm/language-model-provider.js'
@@ -22,19 +21,16 @@ export function createAgentProvider(config: Config, log: Logger): AgentProvider 
       outputPricePerMTokUsd: config.OFFLINE_PRICE_OUTPUT_PER_MTOK_USD,
     })
   }
+  const models = modelsByAgent(config)
   const prices = parsePriceTable(config.LLM_PRICES)
-  const unpriced = [...new Set(AGENT_TYPES.map((type) => modelFor(config, type)))].filter((model) => model !== undefined && !prices.has(model))
+  const unpriced = [...new Set(models.values())].filter((model) => model !== undefined && !prices.has(model))
   if (unpriced.length > 0) {
     log.warn({ models: unpriced, inputPerMTokUsd: config.LLM_PRICE_INPUT_PER_MTOK_USD, outputPerMTokUsd: config.LLM_PRICE_OUTPUT_PER_MTOK_USD }, 'LLM_PRICES has no price for these models: the default prices apply to budgets')
   }
   return new LanguageModelProvider({
     model: chatModel(config, log),
-    modelFor: (agentType) => {
-      const model = modelFor(config, agentType)
-      // loadConfig refuses a language-model provider that leaves an agent without a model.
-      if (model === undefined) throw new Error(`no model configured for ${agentType}`)
-      return model
-    },
+    // loadConfig refuses a language-model provider that leaves an agent without a model.
+    modelFor: (agentType) => models.get(agentType) ?? '',
     prices: new PriceTable(prices, { input: config.LLM_PRICE_INPUT_PER_MTOK_USD, output: config.LLM_PRICE_OUTPUT_PER_MTOK_USD }),
     limits: { maxSteps: config.LLM_MAX_STEPS, maxMalformedTurns: MAX_MALFORMED_TURNS },
   })

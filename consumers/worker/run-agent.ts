@@ -6,11 +6,9 @@ import { AgentRunError, type AgentRunRequest } from '../agents/provider.js'
 import { runEffects } from './run-effects.js'
 import type { RunContext, Running, TaskKey } from './run-task.js'
 
-/**
- * One agent run of a claimed task, bounded by its time limit, the worker's shutdown and,
- * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
- * ends; tokens a failed run spent are still counted.
- */
+/** How a delegated task ends when its supervisor's run ended first. */
+export const PARENT_ENDED = { outcome: 'failed', reason: 'parent_ended', error: 'the supervising task ended before this delegated run finished', usage: null, costMicros: 0 } as const satisfies FinishTask
+
 export interface RunLinks {
   /** The supervisor's run, for a delegated task. */
   readonly parent: AbortSignal | null
@@ -18,6 +16,11 @@ export interface RunLinks {
   readonly children: string[]
 }
 
+/**
+ * One agent run of a claimed task, bounded by its time limit, the worker's shutdown and,
+ * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
+ * ends; tokens a failed run spent are still counted.
+ */
 export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, children }: RunLinks): Promise<FinishTask> {
   const timeout = AbortSignal.timeout(ctx.timeoutMs)
   // Ended when this run ends, however it ends: whatever it started (delegated runs) stops with it.
@@ -37,7 +40,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
     const failed = (reason: FailureReason, error: string): FinishTask => ({ outcome: 'failed', reason, error, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 })
     if (timeout.aborted) return failed('timeout', `the run exceeded its time limit of ${describeMs(ctx.timeoutMs)}`)
     if (ctx.shutdown.aborted) return failed('worker_shutdown', 'the worker shut down before the run finished; tasks are not retried')
-    if (parent?.aborted) return failed('parent_ended', 'the supervising task ended before this delegated run finished')
+    if (parent?.aborted) return { ...PARENT_ENDED, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 }
     if (err instanceof AgentRunError && !err.internal) {
       ctx.log.warn({ taskId: key.taskId, reason: err.reason, error: err.message }, 'agent run failed')
       return failed(err.reason, err.message)

@@ -83,14 +83,20 @@ async function delegate(ctx: RunContext, run: RunOf, appendToTask: Serial, brief
   const delegation = { childTaskId: childKey.taskId, agentType: brief.agentType, instruction: brief.instruction }
   await appendToTask(() => recordDelegation(ctx.infra, parentKey, ctx.workerId, delegation, issuer))
   run.children.push(childKey.taskId)
+  const ended = await runOrAwait(ctx, childKey, issuer, signal)
+  const settled = { taskId: childKey.taskId, agentType: brief.agentType }
+  return ended.completed ? { ...settled, status: 'completed', output: ended.result, error: null } : { ...settled, status: 'failed', output: null, error: ended.error }
+}
+
+type Ended = { readonly completed: true; readonly result: string } | { readonly completed: false; readonly error: string }
+
+/** Runs the child here, or, when another worker claimed it first, waits for that run's end. */
+async function runOrAwait(ctx: RunContext, childKey: TaskKey, issuer: Issuer, signal: AbortSignal): Promise<Ended> {
   const child = await claim(ctx, childKey, issuer)
   if (child) {
     const outcome = await runClaimed(ctx, childKey, child, issuer, signal)
-    return outcome.outcome === 'completed'
-      ? { taskId: childKey.taskId, agentType: brief.agentType, status: 'completed', output: outcome.result, error: null }
-      : { taskId: childKey.taskId, agentType: brief.agentType, status: 'failed', output: null, error: outcome.error }
+    return outcome.outcome === 'completed' ? { completed: true, result: outcome.result } : { completed: false, error: outcome.error }
   }
-  const ended = await awaitTaskEnd(ctx.infra, childKey.accountId, childKey.taskId, ctx.timeoutMs, signal)
-  if (ended?.status === 'completed') return { taskId: childKey.taskId, agentType: brief.agentType, status: 'completed', output: ended.result, error: null }
-  return { taskId: childKey.taskId, agentType: brief.agentType, status: 'failed', output: null, error: ended?.error ?? 'the delegated task did not end in time' }
+  const doc = await awaitTaskEnd(ctx.infra, childKey.accountId, childKey.taskId, ctx.timeoutMs, signal)
+  return doc?.status === 'completed' ? { completed: true, result: doc.result ?? '' } : { completed: false, error: doc?.error ?? 'the delegated task did not end in time' }
 }

@@ -4,22 +4,21 @@ import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-
 import { startTask } from '../../src/commands/start-task/start-task.js'
 import type { Issuer } from '../../src/commands/execute.js'
 import { ConflictError } from '../../src/domain/errors.js'
-import { Task, TaskNotClaimableError, type FinishTask, type TaskState } from '../../src/domain/tasks/task.js'
+import { Task, TaskNotClaimableError, type FinishTask, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
+import type { Loaded } from '../../src/infra/nats/event-store.js'
 import type { AgentProvider } from '../agents/provider.js'
 import type { PlatformConnectors } from '../connectors/platform-connectors.js'
-import { runAgent } from './run-agent.js'
-
-export interface TaskRef {
-  readonly accountId: string
-  readonly taskId: string
-  /** The TaskCreated was delivered before: whoever held it stopped acknowledging it. */
-  readonly redelivered: boolean
-}
+import { PARENT_ENDED, runAgent } from './run-agent.js'
 
 export interface TaskKey {
   readonly accountId: string
   readonly taskId: string
+}
+
+export interface TaskRef extends TaskKey {
+  /** The TaskCreated was delivered before: whoever held it stopped acknowledging it. */
+  readonly redelivered: boolean
 }
 
 export interface RunContext {
@@ -44,9 +43,10 @@ export type Running = Extract<TaskState, { status: 'running' }>
  * acknowledges the message afterwards.
  */
 export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
-  const key = { accountId: ref.accountId, taskId: ref.taskId }
+  const key: TaskKey = { accountId: ref.accountId, taskId: ref.taskId }
   const issuer: Issuer = { correlationId: ref.taskId, keyId: null }
-  const { state } = await ctx.infra.events.load(Task, { accountId: ref.accountId, aggregateId: ref.taskId })
+  const loaded = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId })
+  const { state } = loaded
   if (state.status === 'running') {
     if (!ref.redelivered) return ctx.log.warn({ taskId: ref.taskId }, 'task already running under another delivery; left alone')
     // A delegated task is run by its supervisor's worker, which holds no message for it: its
@@ -56,14 +56,14 @@ export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   }
   if (state.status === 'completed') return learnFacts(ctx, key, state.sessionId, state.learnedFacts, issuer)
   if (state.status !== 'pending') return
-  const running = await claim(ctx, key, issuer)
+  const running = await claim(ctx, key, issuer, loaded)
   if (running) await runClaimed(ctx, key, running, issuer, null)
 }
 
 /** Starts a pending task for this worker; null when another worker got it first. */
-export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer): Promise<Running | null> {
+export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>): Promise<Running | null> {
   try {
-    return await startTask(ctx.infra, key, ctx.workerId, issuer)
+    return await startTask(ctx.infra, key, ctx.workerId, issuer, loaded)
   } catch (err) {
     if (err instanceof TaskNotClaimableError) return null
     throw err
@@ -87,10 +87,14 @@ export async function runClaimed(ctx: RunContext, key: TaskKey, task: Running, i
  * ever end it: its message is acknowledged and its supervisor's is about to be.
  */
 async function failUnfinishedChildren(ctx: RunContext, key: TaskKey, children: readonly string[], issuer: Issuer): Promise<void> {
-  const ended: FinishTask = { outcome: 'failed', reason: 'parent_ended', error: 'the supervising task ended before this delegated run finished', usage: null, costMicros: 0 }
-  for (const childId of children) {
-    const child = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: childId })
-    if (child.state.status === 'running' && child.state.workerId === ctx.workerId) await finish(ctx, { accountId: key.accountId, taskId: childId }, ended, issuer)
+  await failChildrenRunningUnder(ctx, key.accountId, children, ctx.workerId, PARENT_ENDED, issuer)
+}
+
+/** Ends, as `outcome`, each of these delegated tasks still running under `workerId`. */
+async function failChildrenRunningUnder(ctx: RunContext, accountId: string, children: readonly string[], workerId: string, outcome: FinishTask, issuer: Issuer): Promise<void> {
+  for (const taskId of children) {
+    const child = await ctx.infra.events.load(Task, { accountId, aggregateId: taskId })
+    if (child.state.status === 'running' && child.state.workerId === workerId) await finish(ctx, { accountId, taskId }, outcome, issuer)
   }
 }
 
@@ -103,10 +107,7 @@ async function runByItsSupervisor(ctx: RunContext, key: TaskKey, task: Running):
 async function failLost(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer): Promise<void> {
   const error = `the worker running this task (${task.workerId}) stopped responding; tasks are not retried`
   const lost: FinishTask = { outcome: 'failed', error, reason: 'worker_lost', usage: null, costMicros: 0 }
-  for (const childId of task.delegatedTaskIds) {
-    const child = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: childId })
-    if (child.state.status === 'running' && child.state.workerId === task.workerId) await finish(ctx, { accountId: key.accountId, taskId: childId }, lost, issuer)
-  }
+  await failChildrenRunningUnder(ctx, key.accountId, task.delegatedTaskIds, task.workerId, lost, issuer)
   await finish(ctx, key, lost, issuer)
 }
 

@@ -1,11 +1,11 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection } from 'mongodb'
 import type { RecordedEvent } from '../../src/domain/message.js'
+import { isDuplicateKey } from '../../src/infra/mongo/errors.js'
 import { handles, type Projection, type Stored } from './projection.js'
 
 type Doc = { _id: string }
 type StoredDoc = Stored<Doc>
 
-const DUPLICATE_KEY = 11000
 const MAX_CAS_ATTEMPTS = 20
 
 interface Folded {
@@ -88,7 +88,7 @@ async function readDocuments(collection: Collection<StoredDoc>, ids: string[]): 
 
 function onlyDuplicateKeys(err: MongoBulkWriteError): boolean {
   const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors]
-  return errors.every((e) => e.code === DUPLICATE_KEY)
+  return errors.every(isDuplicateKey)
 }
 
 /**
@@ -120,7 +120,7 @@ async function compareAndSet(collection: Collection<StoredDoc>, { doc, previousS
     await collection.insertOne(doc)
     return true
   } catch (err) {
-    if (typeof err === 'object' && err !== null && 'code' in err && err.code === DUPLICATE_KEY) return false
+    if (isDuplicateKey(err)) return false
     throw err
   }
 }

@@ -1,6 +1,6 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node'
 import type { Projection } from './projection.js'
-import type { ReadModels } from './read-models.js'
+import { checkpointKey, type ReadModels } from './read-models.js'
 
 /** Core NATS (not stored): outside the event streams' `mats.` subjects on purpose. */
 const SUBJECT_ROOT = 'mats-internal.projections'
@@ -27,7 +27,7 @@ export class ProjectionProgress {
         if (err) return
         const name = msg.subject.split('.')[2] ?? ''
         const { generation, seq } = msg.json<{ generation: number; seq: number }>()
-        this.record(`${name}@${generation}`, seq)
+        this.record(checkpointKey(name, generation), seq)
       },
     })
   }
@@ -41,7 +41,7 @@ export class ProjectionProgress {
   /** True once `seq` is applied to the active generation; false if `timeoutMs` passes first. */
   async waitFor(projection: Projection, seq: number, timeoutMs: number): Promise<boolean> {
     const generation = this.readModels.generationOf(projection)
-    const key = `${projection.name}@${generation}`
+    const key = checkpointKey(projection.name, generation)
     if ((this.applied.get(key) ?? 0) >= seq) return true
     const waiting = new Promise<boolean>((resolve) => {
       const waiter = { key, seq, done: (ok: boolean) => { clearTimeout(timer); this.waiters.delete(waiter); resolve(ok) } }

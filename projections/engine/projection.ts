@@ -32,3 +32,10 @@ export function defineProjection<Doc extends { _id: string }, Event extends Reco
 ): Projection {
   return projection as unknown as Projection
 }
+
+/** The document an aggregate's events fold into, straight from the log: null before any event it handles. */
+export function foldHistory<Doc extends { _id: string }>(projection: Projection, events: readonly RecordedEvent[]): Doc | null {
+  let doc: { _id: string } | null = null
+  for (const event of events) if (handles(projection, event.type)) doc = projection.evolve(doc, event)
+  return doc as Doc | null
+}

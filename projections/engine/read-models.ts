@@ -59,12 +59,6 @@ export class ReadModels {
     return this.db.collection<Stored<Doc>>(collectionName(projection, generation))
   }
 
-  byName(name: string): Projection {
-    const found = this.projections.find((p) => p.name === name)
-    if (!found) throw new Error(`unknown projection ${name}`)
-    return found
-  }
-
   /** One index per call: FerretDB 1.24 drops the connection when a multi-index call finds them existing. */
   async ensureIndexes(projection: Projection, generation: number): Promise<void> {
     const collection = this.collection(projection, generation)
@@ -118,5 +112,10 @@ export function collectionName(projection: Projection, generation: number): stri
 }
 
 function checkpointId(projection: Projection, generation: number): string {
-  return `${projection.name}@${generation}`
+  return checkpointKey(projection.name, generation)
+}
+
+/** A projection's generation as checkpoints and progress messages name it. */
+export function checkpointKey(name: string, generation: number): string {
+  return `${name}@${generation}`
 }

@@ -1,7 +1,7 @@
 import type { Recorded } from '../../src/domain/message.js'
 import { DEFAULT_AUTONOMY, type Autonomy } from '../../src/domain/sessions/autonomy.js'
 import type { SessionEvent } from '../../src/domain/sessions/session.js'
-import { defineProjection } from '../engine/projection.js'
+import { defineProjection, foldHistory } from '../engine/projection.js'
 
 export interface SessionDoc {
   readonly _id: string
@@ -45,8 +45,4 @@ export const sessionsProjection = defineProjection<SessionDoc, Recorded<SessionE
 })
 
 /** The same document folded straight from the log: what the command side answers with. */
-export function sessionDocFromHistory(events: readonly Recorded<SessionEvent>[]): SessionDoc | null {
-  let doc: SessionDoc | null = null
-  for (const event of events) doc = sessionsProjection.evolve(doc, event) as SessionDoc
-  return doc
-}
+export const sessionDocFromHistory = (events: readonly Recorded<SessionEvent>[]): SessionDoc | null => foldHistory<SessionDoc>(sessionsProjection, events)

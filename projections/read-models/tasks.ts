@@ -1,8 +1,8 @@
 import type { Recorded } from '../../src/domain/message.js'
 import type { AgentType } from '../../src/domain/agents/catalogue.js'
 import type { ActionStatus } from '../../src/domain/actions/proposed-action.js'
-import type { Priority, TaskEvent, TaskState, TaskStatus, TaskType, TaskUsage } from '../../src/domain/tasks/task.js'
-import { defineProjection } from '../engine/projection.js'
+import type { Priority, TaskEvent, TaskStatus, TaskType, TaskUsage } from '../../src/domain/tasks/task.js'
+import { defineProjection, foldHistory } from '../engine/projection.js'
 
 export interface TaskDoc {
   readonly _id: string
@@ -74,10 +74,5 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
 })
 
 /** The same document folded straight from the log: used when the read model has not caught up. */
-export function taskDocFromHistory(events: readonly Recorded<TaskEvent>[]): TaskDoc | null {
-  let doc: TaskDoc | null = null
-  for (const event of events) doc = tasksProjection.evolve(doc, event) as TaskDoc
-  return doc
-}
+export const taskDocFromHistory = (events: readonly Recorded<TaskEvent>[]): TaskDoc | null => foldHistory<TaskDoc>(tasksProjection, events)
 
-export type { TaskState }

@@ -3,12 +3,12 @@ import { listTasks } from '../../projections/queries/tasks.js'
 import { createTask } from '../commands/create-task/create-task.js'
 import type { Issuer } from '../commands/execute.js'
 import { NotFoundError } from '../domain/errors.js'
-import { Session } from '../domain/sessions/session.js'
 import type { Infra } from '../infra/context.js'
 import { pageOf, paginationFor } from '../http/schemas/common.js'
 import type { CreateTaskBody, ListTasksQuery } from '../http/schemas/tasks.js'
 import { readTask } from '../queries/read-task.js'
 import { awaitTaskEnd } from '../queries/await-task-end.js'
+import { requireSession } from '../queries/require-session.js'
 import { taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
@@ -38,10 +38,4 @@ export async function listTasksPage(infra: Infra, accountId: string, query: List
   const { page, limit } = pageOf(query)
   const { items, total } = await listTasks(infra.readModels, accountId, { sessionId, status, agentType }, page, limit)
   return { tasks: items.map(taskView), pagination: paginationFor(page, limit, total) }
-}
-
-/** From the log, so a session created a moment ago is found; another account's is not. */
-export async function requireSession(infra: Infra, accountId: string, sessionId: string): Promise<void> {
-  const { state } = await infra.events.load(Session, { accountId, aggregateId: sessionId })
-  if (state.status === 'absent') throw new NotFoundError('session not found')
 }

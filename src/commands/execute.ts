@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { applyToDocument } from '../../projections/index.js'
-import type { Aggregate, AggregateCategory, EventDraft, EventMetadata, Recorded } from '../domain/message.js'
+import { projectInline } from '../../projections/index.js'
+import type { Aggregate, EventDraft, EventMetadata, Recorded } from '../domain/message.js'
 import { ConcurrencyError, type AggregateKey, type Loaded } from '../infra/nats/event-store.js'
 import { streamOf } from '../infra/nats/subjects.js'
 import type { Infra } from '../infra/context.js'
@@ -21,18 +21,20 @@ export interface Executed<State, Event extends EventDraft> {
 
 const DEFAULT_ATTEMPTS = 3
 
-export interface ExecuteOptions {
+export interface ExecuteOptions<State, Event extends EventDraft> {
   /**
-   * The aggregate id was just generated, so there is nothing to load: the first attempt
-   * decides on the initial state and appends expecting no event yet. Should the id exist
-   * after all, that append conflicts and the next attempt loads it as usual.
+   * The aggregate as the caller already loaded it: the first attempt decides on it instead
+   * of loading it again. Should it have moved since, the append conflicts and the next
+   * attempt loads it as usual.
    */
+  readonly loaded?: Loaded<State, Event>
+  /** The aggregate id was just generated: the first attempt decides on the initial state (a shorthand for `loaded`). */
   readonly isNew?: boolean
   /** How often to decide again after losing a race to another writer (default 3). */
   readonly maxAttempts?: number
 }
 
-function unborn<State, Event extends EventDraft>(aggregate: Aggregate<State, Event>): Loaded<State, Event> {
+export function unborn<State, Event extends EventDraft>(aggregate: Aggregate<State, Event>): Loaded<State, Event> {
   return { state: aggregate.initialState, version: 0, accountId: null, events: [] }
 }
 
@@ -47,10 +49,11 @@ export async function execute<State, Event extends EventDraft>(
   key: AggregateKey,
   decide: (state: State) => readonly Event[],
   issuer: Issuer,
-  options: ExecuteOptions = {},
+  options: ExecuteOptions<State, Event> = {},
 ): Promise<Executed<State, Event>> {
   for (let attempt = 1; ; attempt++) {
-    const loaded = options.isNew && attempt === 1 ? unborn(aggregate) : await infra.events.load(aggregate, key)
+    const known = options.loaded ?? (options.isNew ? unborn(aggregate) : undefined)
+    const loaded = attempt === 1 && known ? known : await infra.events.load(aggregate, key)
     const drafts = decide(loaded.state)
     const accountId = loaded.accountId ?? key.accountId
     const metadata: EventMetadata = { correlationId: issuer.correlationId, causationId: null, keyId: issuer.keyId }
@@ -62,30 +65,12 @@ export async function execute<State, Event extends EventDraft>(
       })
       const state = appended.reduce((s, e) => aggregate.evolve(s, e as unknown as Event), loaded.state)
       const history = [...loaded.events, ...appended]
-      if (appended.length > 0) await projectInline(infra, aggregate.category, key.aggregateId, history)
+      if (appended.length > 0) await projectInline(infra.readModels, infra.log, streamOf(aggregate.category), key.aggregateId, history)
       return { accountId, state, appended, history }
     } catch (err) {
       if (!(err instanceof ConcurrencyError) || attempt >= (options.maxAttempts ?? DEFAULT_ATTEMPTS)) throw err
       // Writers that collided once would collide again if they retried in lockstep.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
-    }
-  }
-}
-
-/** A failure here loses nothing: the event is stored and the projector applies it. */
-async function projectInline<Event extends EventDraft>(
-  infra: Infra,
-  category: AggregateCategory,
-  aggregateId: string,
-  history: readonly Recorded<Event>[],
-): Promise<void> {
-  const stream = streamOf(category)
-  for (const projection of infra.readModels.projections) {
-    if (!projection.inline || projection.stream !== stream) continue
-    try {
-      await applyToDocument(infra.readModels.collection(projection), projection, aggregateId, history)
-    } catch (err) {
-      infra.log.warn({ err, projection: projection.name, aggregateId }, 'inline projection failed; the projector will apply it')
     }
   }
 }

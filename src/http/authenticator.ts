@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import { apiKeysProjection, type ApiKeyDoc, type ReadModels, type Stored } from '../../projections/index.js'
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from '../domain/accounts/api-key-secret.js'
 import { UnauthorizedError } from '../domain/errors.js'
+import { isDuplicateKey } from '../infra/mongo/errors.js'
 
 export interface Principal {
   readonly accountId: string
@@ -78,10 +79,6 @@ export class ApiKeyAuthenticator {
         this.log?.warn({ err, keyId }, 'could not record lastUsedAt')
       })
   }
-}
-
-function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === 11000
 }
 
 function bearerToken(authorization: string | undefined): string {

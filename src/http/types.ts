@@ -10,5 +10,3 @@ declare module 'fastify' {
     principal: Principal | null
   }
 }
-
-export type { Principal }

@@ -27,6 +27,6 @@ function lossyError({ key, text }: { key: string; text: string }): FastifySchema
   return { keyword: 'type', instancePath: `/${key}`, schemaPath: '#', params: { type: 'number' }, message: `must be a number written plainly (got "${text}")` }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

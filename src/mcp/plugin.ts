@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { principalOf } from '../http/plugins/auth.js'
+import { isRecord } from '../http/validator.js'
 import { originPolicy } from './origin.js'
 import { buildMcpServer } from './server.js'
 
@@ -58,8 +59,4 @@ export default async function mcp(app: FastifyInstance): Promise<void> {
 function asksForProgress(body: unknown): boolean {
   const messages: unknown[] = Array.isArray(body) ? body : [body]
   return messages.some((m) => isRecord(m) && isRecord(m.params) && isRecord(m.params._meta) && m.params._meta.progressToken !== undefined)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

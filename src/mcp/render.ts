@@ -1,11 +1,12 @@
 import type { Agent } from '../domain/agents/catalogue.js'
 import type { SessionView, TaskView } from '../api/views.js'
+import type { paginationFor } from '../http/schemas/common.js'
 
 /**
  * Text renderings of tool results: what a client that shows only text (or a model
  * reading it) needs to take the next step. The structured content carries everything.
  */
-interface Pagination { page: number; limit: number; total: number; totalPages: number }
+type Pagination = ReturnType<typeof paginationFor>
 
 export function agentsText(agents: readonly Agent[]): string {
   const lines = agents.map((a) => {

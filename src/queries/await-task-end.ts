@@ -1,5 +1,5 @@
 import { DeliverPolicy } from '@nats-io/jetstream'
-import { applyToDocument, taskDocFromHistory, tasksProjection, type TaskDoc } from '../../projections/index.js'
+import { projectInline, taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
 import type { Recorded } from '../domain/message.js'
 import type { TaskEvent } from '../domain/tasks/task.js'
 import type { Infra } from '../infra/context.js'
@@ -36,10 +36,6 @@ export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: stri
     signal?.removeEventListener('abort', stop)
     await messages.close()
   }
-  if (events.length > 0) {
-    await applyToDocument(infra.readModels.collection(tasksProjection), tasksProjection, taskId, events).catch((err: unknown) => {
-      infra.log.warn({ err, taskId }, 'could not bring the task read model up to date; the projector will')
-    })
-  }
+  if (events.length > 0) await projectInline(infra.readModels, infra.log, streamOf('task'), taskId, events)
   return taskDocFromHistory(events)
 }

@@ -1,7 +1,5 @@
 import type { Test } from 'tap'
-import type { RecordedEvent } from '../../src/domain/message.js'
 import type { Infra } from '../../src/infra/context.js'
-import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { startFakeModelServer, type FakeModelServer, type ModelScript, type Wire } from '../fakes/model-server.js'
 import type { ApiClient } from './http.js'
 import { aCaller, aSessionBody, type Caller } from './mothers.js'
@@ -52,17 +50,3 @@ export async function runToEnd(api: ApiClient, body: Record<string, unknown>, ti
     return (task.status === 'completed' || task.status === 'failed') && task
   }, timeoutMs)
 }
-
-/** Every event of one stream, in log order. */
-export async function streamEvents(infra: Infra, stream: string): Promise<RecordedEvent[]> {
-  const { state } = await infra.jsm.streams.info(stream)
-  const events: RecordedEvent[] = []
-  for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq++) {
-    const msg = await infra.jsm.streams.getMessage(stream, { seq })
-    if (msg) events.push(decodeEvent(msg))
-  }
-  return events
-}
-
-export const eventsOf = (events: readonly RecordedEvent[], aggregateId: string, type?: string): RecordedEvent[] =>
-  events.filter((e) => e.aggregateId === aggregateId && (type === undefined || e.type === type))

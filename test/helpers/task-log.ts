@@ -1,16 +1,14 @@
-import type { Infra } from '../../src/infra/context.js'
-import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import type { RecordedEvent } from '../../src/domain/message.js'
+import type { Infra } from '../../src/infra/context.js'
+import { streamEvents } from './event-log.js'
 
 /** Every event of the MATS_TASKS stream, grouped by task, in log order. */
 export async function taskHistories(infra: Infra): Promise<Map<string, RecordedEvent[]>> {
-  const { state } = await infra.jsm.streams.info('MATS_TASKS')
   const byTask = new Map<string, RecordedEvent[]>()
-  for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
-    const msg = await infra.jsm.streams.getMessage('MATS_TASKS', { seq })
-    if (!msg) continue
-    const event = decodeEvent(msg)
-    byTask.set(event.aggregateId, [...(byTask.get(event.aggregateId) ?? []), event])
+  for (const event of await streamEvents(infra, 'MATS_TASKS')) {
+    const history = byTask.get(event.aggregateId)
+    if (history) history.push(event)
+    else byTask.set(event.aggregateId, [event])
   }
   return byTask
 }

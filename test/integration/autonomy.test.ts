@@ -1,6 +1,7 @@
 import t from 'tap'
 import type { ModelRequestView, ModelReply } from '../fakes/model-server.js'
-import { eventsOf, languageModelRig, runToEnd, streamEvents } from '../helpers/language-models.js'
+import { languageModelRig, runToEnd } from '../helpers/language-models.js'
+import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
 

@@ -1,7 +1,8 @@
 import t from 'tap'
 import { monthToDate } from '../../src/commands/create-task/budget.js'
 import type { Wire } from '../fakes/model-server.js'
-import { eventsOf, languageModelRig, MODEL, PROVIDER_KEY, runToEnd, streamEvents } from '../helpers/language-models.js'
+import { languageModelRig, MODEL, PROVIDER_KEY, runToEnd } from '../helpers/language-models.js'
+import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { startServers } from '../helpers/servers.js'
 import { until } from '../helpers/wait.js'
 

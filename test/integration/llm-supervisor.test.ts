@@ -1,7 +1,8 @@
 import t from 'tap'
 import { monthToDate } from '../../src/commands/create-task/budget.js'
 import type { ModelRequestView, ModelReply } from '../fakes/model-server.js'
-import { eventsOf, languageModelRig, runToEnd, streamEvents, type TaskView } from '../helpers/language-models.js'
+import { languageModelRig, runToEnd, type TaskView } from '../helpers/language-models.js'
+import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { startServers } from '../helpers/servers.js'
 import { until } from '../helpers/wait.js'
 

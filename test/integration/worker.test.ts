@@ -3,12 +3,12 @@ import t, { type Test } from 'tap'
 import { monthToDate } from '../../src/commands/create-task/budget.js'
 import type { EventEnvelope, RecordedEvent } from '../../src/domain/message.js'
 import type { Infra } from '../../src/infra/context.js'
-import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { readTaskFromLog } from '../../src/queries/read-task.js'
 import type { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
 import { startServers, type TestServers } from '../helpers/servers.js'
 import { startTestService, type TestService } from '../helpers/service.js'
+import { streamEvents } from '../helpers/event-log.js'
 import { until } from '../helpers/wait.js'
 
 interface TaskView { id: string; status: string; result: string | null; error: string | null; createdAt: string | null; startedAt: string | null; completedAt: string | null }
@@ -69,20 +69,11 @@ async function listen<T = { subject: string; event: EventEnvelope }>(nc: NatsCon
 /** The aggregate ids of TaskStarted events on `subject`, in the order they were published. */
 const startedOrder = (nc: NatsConnection, subject: string) => listen(nc, subject, (_, event) => event.aggregateId)
 
-async function readLog(infra: Infra): Promise<RecordedEvent[]> {
-  const { state } = await infra.jsm.streams.info(STREAM)
-  const events: RecordedEvent[] = []
-  for (let seq = Math.max(1, state.first_seq); seq <= state.last_seq; seq++) {
-    const msg = await infra.jsm.streams.getMessage(STREAM, { seq })
-    if (msg) events.push(decodeEvent(msg))
-  }
-  return events
-}
 
 /** Stops the worker (letting runs finish) and keeps this server set's task log for the invariant-3 check. */
 async function keepLog(g: Group): Promise<void> {
   await g.worker.stop(15_000)
-  logs.push(await readLog(g.infra))
+  logs.push(await streamEvents(g.infra, STREAM))
 }
 
 const shared = await group(t, { OFFLINE_AGENT_LATENCY_MS: '300', TASK_RESERVATION_USD: '0', OFFLINE_PRICE_OUTPUT_PER_MTOK_USD: '100' })
@@ -236,7 +227,7 @@ t.test('given a worker stopping with a 200 ms grace, when 10 s runs are going, t
   await g.worker.stop(200)
   t.ok(Date.now() - began < 3000, `stop returned after ${Date.now() - began} ms`)
   for (const id of ids) t.match(await readTaskFromLog(g.infra, account.id, id), { status: 'failed', error: /worker shut down/ }, `${id} failed`)
-  const log = await readLog(g.infra)
+  const log = await streamEvents(g.infra, STREAM)
   const open = ids.filter((id) => !log.some((e) => e.aggregateId === id && (e.type === 'TaskCompleted' || e.type === 'TaskFailed')))
   t.same(open, [], 'no task is left running')
   await keepLog(g)

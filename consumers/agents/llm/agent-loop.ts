@@ -38,13 +38,14 @@ export interface LoopInput {
  */
 export async function runAgentLoop(input: LoopInput, signal: AbortSignal): Promise<LoopOutcome> {
   const tools = toolsFor(input.isSupervisor)
+  const specs = tools.map((tool) => tool.spec)
   const messages: ChatMessage[] = [{ role: 'user', content: input.brief }]
   const record: RunRecord = emptyRunRecord()
   let malformedTurns = 0
   // A deliverable cut off at the output limit is continued in the next step, then joined.
   let cutOff: string[] = []
   for (let step = 1; step <= input.limits.maxSteps; step++) {
-    const turn = await input.model.complete({ model: input.modelName, system: input.system, messages, tools: tools.map((t) => t.spec) }, signal)
+    const turn = await input.model.complete({ model: input.modelName, system: input.system, messages, tools: specs }, signal)
     input.meter.inputTokens += turn.inputTokens
     input.meter.outputTokens += turn.outputTokens
     if (turn.toolCalls.length === 0) {

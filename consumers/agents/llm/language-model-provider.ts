@@ -35,7 +35,7 @@ export class LanguageModelProvider implements AgentProvider {
         system: systemPrompt(request),
         brief: briefMessage(request),
         isSupervisor: request.agent.isSupervisor,
-        effects: request.agent.isSupervisor ? effects : { ...effects, delegate: null },
+        effects,
         limits: this.options.limits,
         meter,
       }, signal)

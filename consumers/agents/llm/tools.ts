@@ -48,16 +48,25 @@ export interface ToolOutcome {
   readonly malformed: boolean
 }
 
-interface Tool<S extends TSchema> {
+interface Tool {
   readonly spec: ToolSpec
-  readonly schema: S
-  handle(args: Static<S>, effects: RunEffects, record: RunRecord): Promise<string>
+  /** Checks the arguments against the tool's schema, then runs it. */
+  call(args: unknown, effects: RunEffects, record: RunRecord): Promise<ToolOutcome>
 }
 
-const tool = <S extends TSchema>(name: string, description: string, schema: S, handle: Tool<S>['handle']): Tool<S> => ({
+type Handler<S extends TSchema> = (args: Static<S>, effects: RunEffects, record: RunRecord) => Promise<string>
+
+const tool = <S extends TSchema>(name: string, description: string, schema: S, handle: Handler<S>): Tool => ({
   spec: { name, description, parameters: schema as unknown as Record<string, unknown> },
-  schema,
-  handle,
+  async call(args, effects, record) {
+    if (!Value.Check(schema, args)) return malformed(`invalid arguments for ${name}: ${problemsWith(schema, args).join('; ')}`)
+    try {
+      return { content: await handle(args, effects, record), isError: false, malformed: false }
+    } catch (err) {
+      if (err instanceof ToolRefusal || err instanceof DomainError) return { content: err.message, isError: true, malformed: false }
+      throw err
+    }
+  },
 })
 
 const proposeAction = tool(
@@ -103,15 +112,13 @@ export class ToolRefusal extends Error {
   override readonly name = 'ToolRefusal'
 }
 
-type AnyTool = Tool<typeof ProposeAction> | Tool<typeof RememberFact> | Tool<typeof DelegateToSpecialist>
-
 /** The tools of one agent: every agent proposes actions and learns facts; the supervisor also delegates. */
-export function toolsFor(isSupervisor: boolean): readonly AnyTool[] {
+export function toolsFor(isSupervisor: boolean): readonly Tool[] {
   return isSupervisor ? [proposeAction, rememberFact, delegateToSpecialist] : [proposeAction, rememberFact]
 }
 
 /** Runs one tool call; anything the model got wrong comes back to it as an error it can correct. */
-export async function callTool(tools: readonly AnyTool[], call: ToolCall, effects: RunEffects, record: RunRecord): Promise<ToolOutcome> {
+export async function callTool(tools: readonly Tool[], call: ToolCall, effects: RunEffects, record: RunRecord): Promise<ToolOutcome> {
   const found = tools.find((candidate) => candidate.spec.name === call.name)
   if (!found) return malformed(`there is no tool named ${JSON.stringify(call.name)}; the tools are ${tools.map((t) => t.spec.name).join(', ')}`)
   let args: unknown
@@ -120,16 +127,13 @@ export async function callTool(tools: readonly AnyTool[], call: ToolCall, effect
   } catch {
     return malformed(`the arguments of ${call.name} are not valid JSON; send one JSON object`)
   }
+  return found.call(args, effects, record)
+}
+
+/** At most five problems, in the model's terms. */
+function problemsWith(schema: TSchema, args: unknown): string[] {
   // An unknown property is reported twice (`schema is false` at it, additionalProperties at its object): keep the latter.
-  const problems = [...Value.Errors(found.schema, args)].filter((e) => e.keyword !== 'boolean').slice(0, 5).map(describeProblem)
-  if (problems.length > 0) return malformed(`invalid arguments for ${call.name}: ${problems.join('; ')}`)
-  try {
-    const content = await (found.handle as (a: unknown, e: RunEffects, r: RunRecord) => Promise<string>)(args, effects, record)
-    return { content, isError: false, malformed: false }
-  } catch (err) {
-    if (err instanceof ToolRefusal || err instanceof DomainError) return { content: err.message, isError: true, malformed: false }
-    throw err
-  }
+  return [...Value.Errors(schema, args)].filter((e) => e.keyword !== 'boolean').slice(0, 5).map(describeProblem)
 }
 
 function malformed(content: string): ToolOutcome {

@@ -2,11 +2,11 @@ import { taskDocFromHistory, type TaskDoc } from '../../../projections/index.js'
 import type { AgentType } from '../../domain/agents/catalogue.js'
 import { ConflictError } from '../../domain/errors.js'
 import { usdToMicros } from '../../domain/money.js'
-import { requireOpenSession, Session } from '../../domain/sessions/session.js'
 import { billingMonth, taskFingerprint } from '../../domain/tasks/identity.js'
 import { decideCreateTask, Task, type Priority, type TaskType } from '../../domain/tasks/task.js'
 import type { Infra } from '../../infra/context.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
+import { requireSession } from '../../queries/require-session.js'
 import { execute, type Issuer } from '../execute.js'
 import { assertWithinBudget } from './budget.js'
 
@@ -24,8 +24,7 @@ export interface CreateTask {
 
 /** 404 for an unknown or foreign session, 402 over budget, 409 for an identical pending task. */
 export async function createTask(infra: Infra, accountId: string, input: CreateTask, issuer: Issuer): Promise<TaskDoc> {
-  const session = await infra.events.load(Session, { accountId, aggregateId: input.sessionId })
-  requireOpenSession(session.state)
+  await requireSession(infra, accountId, input.sessionId)
   const now = infra.clock()
   await assertWithinBudget(infra, accountId, now)
   const fingerprint = taskFingerprint(input.sessionId, input.agentType, input.instruction)

@@ -8,7 +8,7 @@ import {
   type StoredMsg,
 } from '@nats-io/jetstream'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
-import { aggregateSubjects, eventSubject, streamOf, SUBJECT_ROOT } from './subjects.js'
+import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
 
 /** Another writer appended to the aggregate since it was loaded. */
 export class ConcurrencyError extends Error {
@@ -93,12 +93,21 @@ export class EventStore {
   }
 
   /** Sequence of the account's last event of a category (0 if none), from any replica. */
-  async lastSequence(category: AggregateCategory, accountId: string): Promise<number> {
+  lastSequence(category: AggregateCategory, accountId: string): Promise<number> {
+    return this.lastSequenceOn(category, accountSubjects(category, accountId))
+  }
+
+  /** Sequence of an aggregate's last event (0 if it has none): whether it exists, without reading its history. */
+  version(category: AggregateCategory, key: AggregateKey): Promise<number> {
+    return this.lastSequenceOn(category, aggregateSubjects(category, key.accountId, key.aggregateId))
+  }
+
+  private async lastSequenceOn(category: AggregateCategory, subjects: string): Promise<number> {
     try {
-      const msg = await this.jsm.direct.getMessage(streamOf(category), { last_by_subj: `${SUBJECT_ROOT}.${category}.${accountId}.>` })
+      const msg = await this.jsm.direct.getMessage(streamOf(category), { last_by_subj: subjects })
       return msg?.seq ?? 0
     } catch (err) {
-      throw new EventStoreUnavailableError(`could not read the last ${category} event of ${accountId}`, { cause: err })
+      throw new EventStoreUnavailableError(`could not read the last event on ${subjects}`, { cause: err })
     }
   }
 

@@ -1,10 +1,9 @@
 import type { KV } from '@nats-io/kv'
 import type { JetStreamClient } from '@nats-io/jetstream'
-import { JetStreamApiError } from '@nats-io/jetstream'
+import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream'
 import { openBucket } from './buckets.js'
 
 const BUCKET = 'mats_pending_tasks'
-const WRONG_LAST_SEQUENCE = 10071
 
 /**
  * One entry per pending task, keyed by its identity in the session: `create` is atomic
@@ -29,7 +28,7 @@ export class PendingTasks {
       await this.kv.create(key, taskId)
       return { acquired: true }
     } catch (err) {
-      if (!(err instanceof JetStreamApiError) || err.code !== WRONG_LAST_SEQUENCE) throw err
+      if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamWrongLastSequence) throw err
       const entry = await this.kv.get(key)
       if (!entry || entry.operation !== 'PUT') return this.acquire(key, taskId)
       return { acquired: false, holder: entry.string(), revision: entry.revision, since: entry.created }

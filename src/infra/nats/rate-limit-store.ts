@@ -1,4 +1,4 @@
-import { jetstream, JetStreamApiError, StorageType } from '@nats-io/jetstream'
+import { jetstream, JetStreamApiCodes, JetStreamApiError, StorageType } from '@nats-io/jetstream'
 import type { KV } from '@nats-io/kv'
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
@@ -6,11 +6,9 @@ import { decide, type RateDecision, type RatePolicy } from '../../domain/rate-li
 import { openBucket } from './buckets.js'
 
 const BUCKET = 'mats_rate_limits'
-const WRONG_LAST_SEQUENCE = 10071
 const MAX_CAS_ATTEMPTS = 24
 /** A limiter that cannot answer this fast is treated as unreachable. */
 const STORE_TIMEOUT_MS = 500
-const STREAM_NOT_FOUND = 10059
 const REOPEN_EVERY_MS = 5000
 
 interface Waiter {
@@ -93,7 +91,7 @@ export class RateLimitStore {
         this.known.set(key, { tat, revision })
         return decisions
       } catch (err) {
-        if (!(err instanceof JetStreamApiError) || err.code !== WRONG_LAST_SEQUENCE) throw err
+        if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamWrongLastSequence) throw err
         this.known.delete(key)
       }
     }
@@ -125,7 +123,7 @@ export class RateLimitStore {
    * says it is gone, it is created again (at most every few seconds), not left missing.
    */
   private async recreateIfLost(err: unknown): Promise<void> {
-    const lost = err instanceof JetStreamApiError ? err.code === STREAM_NOT_FOUND : /no responders|not found/i.test(String(err))
+    const lost = err instanceof JetStreamApiError ? err.code === JetStreamApiCodes.StreamNotFound : /no responders|not found/i.test(String(err))
     if (!lost || Date.now() - this.lastReopen < REOPEN_EVERY_MS) return
     this.lastReopen = Date.now()
     try {

@@ -28,6 +28,11 @@ export function eventSubject(category: AggregateCategory, accountId: string, agg
   return `${SUBJECT_ROOT}.${category}.${accountId}.${aggregateId}.${type}`
 }
 
+/** Every event of one category in one account. */
+export function accountSubjects(category: AggregateCategory, accountId: string): string {
+  return `${SUBJECT_ROOT}.${category}.${accountId}.>`
+}
+
 /** Every event of one aggregate; `accountId` may be `*` when only the id is known. */
 export function aggregateSubjects(category: AggregateCategory, accountId: string, aggregateId: string): string {
   return `${SUBJECT_ROOT}.${category}.${accountId}.${aggregateId}.*`

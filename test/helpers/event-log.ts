@@ -1,0 +1,18 @@
+import type { RecordedEvent } from '../../src/domain/message.js'
+import type { Infra } from '../../src/infra/context.js'
+import { decodeEvent } from '../../src/infra/nats/event-store.js'
+
+/** Every event of one stream, in log order. */
+export async function streamEvents(infra: Infra, stream: string): Promise<RecordedEvent[]> {
+  const { state } = await infra.jsm.streams.info(stream)
+  const events: RecordedEvent[] = []
+  for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq++) {
+    const msg = await infra.jsm.streams.getMessage(stream, { seq })
+    if (msg) events.push(decodeEvent(msg))
+  }
+  return events
+}
+
+/** The events of one aggregate, optionally of one type, in log order. */
+export const eventsOf = (events: readonly RecordedEvent[], aggregateId: string, type?: string): RecordedEvent[] =>
+  events.filter((e) => e.aggregateId === aggregateId && (type === undefined || e.type === type))
