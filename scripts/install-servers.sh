@@ -45,8 +45,11 @@ export GOWORK=off # a go.work somewhere above the scratch dirs must not interfer
 export GO111MODULE=on
 
 # installed NAME EXPECTED_LINE: true if $BIN/NAME exists and `--version` prints EXPECTED_LINE.
+# The output is read whole first: `grep -q` in a pipe stops reading at its match, and
+# under pipefail the writer's SIGPIPE would then fail the check at random.
 installed() {
-  [[ -x "$BIN/$1" ]] && "$BIN/$1" --version 2>/dev/null | grep -qxF -- "$2"
+  local out
+  [[ -x "$BIN/$1" ]] && out="$("$BIN/$1" --version 2>/dev/null)" && grep -qxF -- "$2" <<<"$out"
 }
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/install-servers.XXXXXX")"
