@@ -101,6 +101,10 @@ t.test('a turn of many parallel tool calls: every delegation and action is recor
   t.equal(eventsOf(events, parent.id, 'TaskActionProposed').length, 6)
   const children = events.filter((e) => e.type === 'TaskCreated' && (e.data as { parentTaskId: string | null }).parentTaskId === parent.id).map((e) => e.aggregateId)
   for (const child of children) t.same(eventsOf(events, child).map((e) => e.type), ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted'])
-  const learned = eventsOf(await streamEvents(rig.infra, 'MATS_SESSIONS'), rig.sessionId, 'SessionFactLearned')
+  // A child the worker's own consumer claimed first is awaited only to its TaskCompleted; its facts follow that.
+  const learned = await until('five facts in the session', async () => {
+    const facts = eventsOf(await streamEvents(rig.infra, 'MATS_SESSIONS'), rig.sessionId, 'SessionFactLearned')
+    return facts.length >= specialists.length && facts
+  })
   t.same(learned.map((e) => (e.data as { fact: string }).fact).sort(), specialists.map((a) => `Learned by The ${a} part`).sort(), 'five children ending together all teach the session')
 })
