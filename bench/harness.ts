@@ -5,12 +5,21 @@ import autocannon from 'autocannon'
 import pino from 'pino'
 import { loadConfig } from '../src/config.js'
 import { startMongo, startNats, type LocalServer } from '../src/infra/local/servers.js'
-import { startService, type Role, type RunningService } from '../src/service.js'
+import { startService, type Role, type RunningService, type ServiceHooks } from '../src/service.js'
+
+export interface BenchServers {
+  readonly natsUrl: string
+  readonly mongoUrl: string
+  stop(): Promise<void>
+}
 
 /** Real servers on random loopback ports with temporary data, as the tests use them. */
-export async function benchServers(): Promise<{ natsUrl: string; mongoUrl: string; stop: () => Promise<void> }> {
+export async function benchServers(options: { syncAlways?: boolean } = {}): Promise<BenchServers> {
   const dir = await mkdtemp(join(tmpdir(), 'mats-bench-'))
-  const servers: LocalServer[] = await Promise.all([startNats({ dataDir: join(dir, 'nats') }), startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' })])
+  const servers: LocalServer[] = await Promise.all([
+    startNats({ dataDir: join(dir, 'nats'), ...(options.syncAlways ? { syncAlways: true } : {}) }),
+    startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' }),
+  ])
   return {
     natsUrl: servers[0]!.url,
     mongoUrl: servers[1]!.url,
@@ -21,9 +30,9 @@ export async function benchServers(): Promise<{ natsUrl: string; mongoUrl: strin
   }
 }
 
-export async function benchService(natsUrl: string, mongoUrl: string, env: Record<string, string>, roles: Role[] = ['api', 'projector']): Promise<RunningService & { url: string }> {
-  const config = loadConfig({ NATS_URL: natsUrl, MONGODB_URL: mongoUrl, PORT: '0', LOG_LEVEL: 'silent', ...env })
-  const service = await startService(config, pino({ level: 'silent' }), new Set(roles))
+export async function benchService(natsUrl: string, mongoUrl: string, env: Record<string, string>, roles: Role[] = ['api', 'projector'], hooks: ServiceHooks = {}): Promise<RunningService & { url: string }> {
+  const config = loadConfig({ NATS_URL: natsUrl, MONGODB_URL: mongoUrl, PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...env })
+  const service = await startService(config, pino({ level: process.env.LOG_LEVEL ?? 'silent' }), new Set(roles), hooks)
   return { ...service, url: service.url!, stop: () => service.stop() }
 }
 

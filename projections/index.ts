@@ -11,6 +11,7 @@ export { rebuildProjections, type RebuildProgress } from './engine/rebuild.js'
 export { projectInline } from './engine/inline.js'
 export type { Projection, Stored } from './engine/projection.js'
 export { ProjectionProgress } from './engine/progress.js'
+export { LiveView } from './engine/live-view.js'
 export { accountsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection }
 export type { AccountDoc } from './read-models/accounts.js'
 export type { ApiKeyDoc } from './read-models/api-keys.js'

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { RecordedEvent } from './domain/message.js'
 import { createAgentProvider } from '../consumers/agents/registry.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
 import { ALL_PROJECTIONS, ProjectionRunner } from '../projections/index.js'
@@ -18,11 +19,20 @@ export interface RunningService {
   stop(): Promise<void>
 }
 
+/** What an embedding program (the benchmark) may observe. */
+export interface ServiceHooks {
+  /** Each batch a projector runner wrote, with its projection's name. */
+  readonly onProjected?: (projection: string, events: readonly RecordedEvent[]) => void
+}
+
 /** Runs the given roles in this process over one set of connections. */
-export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>): Promise<RunningService> {
+export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks = {}): Promise<RunningService> {
   const infra = await connectInfra(config, log)
+  const { onProjected } = hooks
   const runners = roles.has('projector')
-    ? ALL_PROJECTIONS.map((p) => new ProjectionRunner({ nc: infra.nc, js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log }, p))
+    ? ALL_PROJECTIONS.map((p) => new ProjectionRunner({ nc: infra.nc, js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log }, p, {
+        ...(onProjected ? { onApplied: (events: readonly RecordedEvent[]) => onProjected(p.name, events) } : {}),
+      }))
     : []
   const running = runners.map((r) => r.run())
   const worker = roles.has('worker')

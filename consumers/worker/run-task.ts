@@ -1,10 +1,11 @@
 import type { Logger } from 'pino'
 import { finishTask } from '../../src/commands/finish-task/finish-task.js'
 import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-session-facts.js'
-import { startTask } from '../../src/commands/start-task/start-task.js'
+import { startTask, type ClaimedTask, type RunningTask } from '../../src/commands/start-task/start-task.js'
 import type { Issuer } from '../../src/commands/execute.js'
 import { ConflictError } from '../../src/domain/errors.js'
-import { Task, TaskNotClaimableError, type FinishTask, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
+import type { Recorded } from '../../src/domain/message.js'
+import { Task, TaskNotClaimableError, type FinishTask, type TaskCreated, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import type { Loaded } from '../../src/infra/nats/event-store.js'
 import type { AgentProvider } from '../agents/provider.js'
@@ -17,6 +18,8 @@ export interface TaskKey {
 }
 
 export interface TaskRef extends TaskKey {
+  /** The delivered event. */
+  readonly created: Recorded<TaskCreated>
   /** The TaskCreated was delivered before: whoever held it stopped acknowledging it. */
   readonly redelivered: boolean
 }
@@ -32,7 +35,7 @@ export interface RunContext {
   readonly log: Logger
 }
 
-export type Running = Extract<TaskState, { status: 'running' }>
+export type Running = RunningTask
 
 /**
  * Takes one delivered TaskCreated to its end. A pending task is claimed and run once. A
@@ -45,6 +48,13 @@ export type Running = Extract<TaskState, { status: 'running' }>
 export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   const key: TaskKey = { accountId: ref.accountId, taskId: ref.taskId }
   const issuer: Issuer = { correlationId: ref.taskId, keyId: null }
+  // First delivery: the task is almost always still what the delivered event says, so claim
+  // it as that, without reading it (should anything have been appended since, the claim
+  // conflicts, and the task is read below).
+  if (!ref.redelivered) {
+    const claimed = await claim(ctx, key, issuer, asDelivered(ref.created))
+    if (claimed) return void (await runClaimed(ctx, key, claimed, issuer, null))
+  }
   const loaded = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId })
   const { state } = loaded
   if (state.status === 'running') {
@@ -60,8 +70,12 @@ export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   if (running) await runClaimed(ctx, key, running, issuer, null)
 }
 
+function asDelivered(created: Recorded<TaskCreated>): Loaded<TaskState, TaskEvent> {
+  return { state: Task.evolve(Task.initialState, created), version: created.seq, accountId: created.accountId, events: [created] }
+}
+
 /** Starts a pending task for this worker; null when another worker got it first. */
-export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>): Promise<Running | null> {
+export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>): Promise<ClaimedTask | null> {
   try {
     return await startTask(ctx.infra, key, ctx.workerId, issuer, loaded)
   } catch (err) {
@@ -71,11 +85,12 @@ export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer, loade
 }
 
 /** Runs a claimed task's agent, records its end and what it learned. `parent` aborts a delegated run when its supervisor's run ends. */
-export async function runClaimed(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, parent: AbortSignal | null): Promise<FinishTask> {
+export async function runClaimed(ctx: RunContext, key: TaskKey, claimed: ClaimedTask, issuer: Issuer, parent: AbortSignal | null): Promise<FinishTask> {
+  const task = claimed.state
   ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
   const children: string[] = []
   const outcome = await runAgent(ctx, key, task, issuer, { parent, children })
-  await finish(ctx, key, outcome, issuer)
+  await finish(ctx, key, outcome, issuer, claimed)
   await failUnfinishedChildren(ctx, key, children, issuer)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)
   return outcome
@@ -116,9 +131,9 @@ async function learnFacts(ctx: RunContext, key: TaskKey, sessionId: string, fact
   if (learned > 0) ctx.log.info({ taskId: key.taskId, sessionId, learned }, 'session learned facts')
 }
 
-async function finish(ctx: RunContext, key: TaskKey, outcome: FinishTask, issuer: Issuer): Promise<void> {
+async function finish(ctx: RunContext, key: TaskKey, outcome: FinishTask, issuer: Issuer, known?: ClaimedTask): Promise<void> {
   try {
-    await finishTask(ctx.infra, key, outcome, issuer)
+    await finishTask(ctx.infra, key, outcome, issuer, known)
     ctx.log.info({ taskId: key.taskId, outcome: outcome.outcome, ...(outcome.outcome === 'failed' ? { reason: outcome.reason } : {}) }, 'task finished')
   } catch (err) {
     // Another worker already ended it (it judged this one lost): its verdict stands.

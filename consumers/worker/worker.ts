@@ -4,7 +4,8 @@ import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@na
 import type { Logger } from 'pino'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
-import type { Priority } from '../../src/domain/tasks/task.js'
+import type { Recorded } from '../../src/domain/message.js'
+import type { TaskCreated } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
@@ -123,9 +124,9 @@ export class TaskWorker {
 
   private enqueue(msg: JsMsg): void {
     if (this.stopping) return msg.nak()
-    const event = decodeEvent(msg)
-    const priority = (event.data as { priority?: Priority }).priority ?? 'normal'
-    const ref = { accountId: event.accountId, taskId: event.aggregateId, redelivered: msg.redelivered }
+    const event = decodeEvent(msg) as unknown as Recorded<TaskCreated>
+    const priority = event.data.priority ?? 'normal'
+    const ref = { accountId: event.accountId, taskId: event.aggregateId, created: event, redelivered: msg.redelivered }
     this.scheduler.add({ accountId: event.accountId, priority, seq: msg.seq, item: { msg, ref } })
     this.dispatch()
   }

@@ -1,39 +1,33 @@
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection } from 'mongodb'
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type WriteError } from 'mongodb'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { isDuplicateKey } from '../../src/infra/mongo/errors.js'
-import { handles, type Projection, type Stored } from './projection.js'
+import { foldOnto, handles, type Projection, type Stored } from './projection.js'
 
 type Doc = { _id: string }
 type StoredDoc = Stored<Doc>
+type DocCollection = Collection<StoredDoc>
 
 const MAX_CAS_ATTEMPTS = 20
+/**
+ * Replacements per bulk write. FerretDB 1.24 on SQLite hangs on a bulk of 100 or more
+ * updates (and its PostgreSQL backend runs out of connections at 50); MongoDB takes any size.
+ */
+export const MAX_REPLACES_PER_BULK = 40
+/** Inserts per insertMany: FerretDB takes them in one SQLite transaction. */
+export const MAX_INSERTS_PER_BULK = 500
+/** Ids per `$in` read. */
+const MAX_IDS_PER_READ = 100
 
 interface Folded {
   readonly doc: StoredDoc
   readonly previousSeq: number | null
 }
 
-/** Folds the events newer than the document's `_seq`; null when none of them is. */
-function fold(projection: Projection, existing: StoredDoc | null, events: readonly RecordedEvent[]): Folded | null {
-  let seq = existing?._seq ?? 0
-  let doc: Doc | null = existing ? stripSeq(existing) : null
-  for (const event of events) {
-    if (event.seq <= seq) continue
-    doc = projection.evolve(doc, event)
-    seq = event.seq
-  }
-  if (!doc || seq === (existing?._seq ?? 0)) return null
-  return { doc: { ...doc, _seq: seq }, previousSeq: existing?._seq ?? null }
-}
-
-function stripSeq({ _seq: _ignored, ...doc }: StoredDoc): Doc {
-  return doc
-}
-
-function writeFor(folded: Folded): AnyBulkWriteOperation<StoredDoc> {
-  const { doc, previousSeq } = folded
-  if (previousSeq === null) return { insertOne: { document: doc } }
-  return { replaceOne: { filter: { _id: doc._id, _seq: previousSeq }, replacement: doc } }
+/** Folds the events newer than the document's `_seq` into a write; null when none of them is. */
+function fold(projection: Projection, id: string, existing: StoredDoc | null, events: readonly RecordedEvent[]): Folded | null {
+  const doc = foldOnto<Doc>(projection, id, existing, events)
+  if (!doc || doc._seq === (existing?._seq ?? 0)) return null
+  return { doc, previousSeq: existing?._seq ?? null }
 }
 
 function groupByDoc(projection: Projection, events: readonly RecordedEvent[]): Map<string, RecordedEvent[]> {
@@ -48,70 +42,156 @@ function groupByDoc(projection: Projection, events: readonly RecordedEvent[]): M
   return groups
 }
 
-/**
- * Applies a batch (in stream order) with one read and one unordered bulk write. Each write
- * is a compare-and-set on `_seq`; when another writer got there first, the affected
- * documents are redone one by one, which is idempotent.
- */
-export async function applyEvents(collection: Collection<StoredDoc>, projection: Projection, events: readonly RecordedEvent[]): Promise<void> {
-  const groups = groupByDoc(projection, events)
-  if (groups.size === 0) return
-  const byId = await readDocuments(collection, [...groups.keys()])
-  const writes: Folded[] = []
-  for (const [id, group] of groups) {
-    const folded = fold(projection, byId.get(id) ?? null, group)
-    if (folded) writes.push(folded)
-  }
-  if (writes.length === 0) return
-  const expectedReplaced = writes.filter((w) => w.previousSeq !== null).length
-  try {
-    const result = await collection.bulkWrite(writes.map(writeFor), { ordered: false })
-    if (result.matchedCount === expectedReplaced) return
-  } catch (err) {
-    if (!(err instanceof MongoBulkWriteError) || !onlyDuplicateKeys(err)) throw err
-  }
-  for (const folded of writes) await applyToDocument(collection, projection, folded.doc._id, groups.get(folded.doc._id) ?? [])
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = []
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size))
+  return result
 }
 
 /**
- * A live event touches one or two documents: reading them by `_id` uses the index on
- * every backend (FerretDB scans for `$in`); a replayed batch reads all at once.
+ * Applies batches of one projection's events to one collection: the batch is folded in
+ * memory into one write per document, new documents go in unordered insertMany calls and
+ * changed ones in unordered bulk replaces (chunked below what FerretDB can take). Each
+ * write is a compare-and-set on `_seq`; a document another writer got to first is redone
+ * on its own, which is idempotent. Documents it wrote are remembered (up to `cacheSize`),
+ * so that the next event of a task needs no read: a projector is usually their only writer,
+ * and when it is not, the compare-and-set notices.
  */
-const POINT_READS_UP_TO = 16
+export class BatchApplier {
+  private readonly cache = new Map<string, StoredDoc>()
 
-async function readDocuments(collection: Collection<StoredDoc>, ids: string[]): Promise<Map<string, StoredDoc>> {
-  const docs = ids.length <= POINT_READS_UP_TO
-    ? (await Promise.all(ids.map((_id) => collection.findOne({ _id })))).filter((d): d is StoredDoc => d !== null)
-    : await collection.find({ _id: { $in: ids } }).toArray()
-  return new Map(docs.map((doc) => [doc._id, doc]))
+  constructor(
+    private readonly collection: DocCollection,
+    private readonly projection: Projection,
+    private readonly cacheSize = 5000,
+  ) {}
+
+  async apply(events: readonly RecordedEvent[]): Promise<void> {
+    const groups = groupByDoc(this.projection, events)
+    if (groups.size === 0) return
+    const known = await this.current(this.toRead(groups))
+    const inserts: StoredDoc[] = []
+    const replaces: Folded[] = []
+    for (const [id, group] of groups) {
+      const folded = fold(this.projection, id, known.get(id) ?? null, group)
+      if (!folded) continue
+      if (folded.previousSeq === null) inserts.push(folded.doc)
+      else replaces.push(folded)
+    }
+    const lost = [
+      ...(await Promise.all(chunks(inserts, MAX_INSERTS_PER_BULK).map((chunk) => this.insert(chunk)))).flat(),
+      ...(await this.replaceAll(replaces)),
+    ]
+    for (const id of lost) {
+      this.cache.delete(id)
+      const doc = await applyToDocument(this.collection, this.projection, id, groups.get(id) ?? [])
+      if (doc) this.remember(doc)
+    }
+  }
+
+  /** Forgets what it remembered: after an error, another writer may have moved anything. */
+  forget(): void {
+    this.cache.clear()
+  }
+
+  /**
+   * The documents to read: all but those the batch starts, which are inserted blind (a
+   * replay's duplicate insert is redone). Inline projections were usually written already.
+   */
+  private toRead(groups: Map<string, RecordedEvent[]>): string[] {
+    const { inline, startedBy } = this.projection
+    return [...groups].filter(([id, group]) => inline || this.cache.has(id) || !startedBy.includes(group[0]!.type)).map(([id]) => id)
+  }
+
+  private async current(ids: string[]): Promise<Map<string, StoredDoc>> {
+    const found = new Map<string, StoredDoc>()
+    const missing: string[] = []
+    for (const id of ids) {
+      const cached = this.cache.get(id)
+      if (cached) found.set(id, cached)
+      else missing.push(id)
+    }
+    for (const chunk of chunks(missing, MAX_IDS_PER_READ)) {
+      const docs = chunk.length === 1
+        ? [await this.collection.findOne({ _id: chunk[0]! })].filter((d): d is StoredDoc => d !== null)
+        : await this.collection.find({ _id: { $in: chunk } }).toArray()
+      for (const doc of docs) found.set(doc._id, doc)
+    }
+    return found
+  }
+
+  /** Inserts new documents; returns the ids another writer had inserted first. */
+  private async insert(docs: StoredDoc[]): Promise<string[]> {
+    try {
+      await this.collection.insertMany(docs, { ordered: false })
+    } catch (err) {
+      if (!(err instanceof MongoBulkWriteError) || !onlyDuplicateKeys(err)) throw err
+      const failed = new Set(writeErrorsOf(err).map((e) => e.index))
+      const lost: string[] = []
+      docs.forEach((doc, index) => {
+        if (failed.has(index)) lost.push(doc._id)
+        else this.remember(doc)
+      })
+      return lost
+    }
+    for (const doc of docs) this.remember(doc)
+    return []
+  }
+
+  /** Replaces changed documents chunk by chunk; returns the ids of chunks where a compare-and-set lost. */
+  private async replaceAll(replaces: Folded[]): Promise<string[]> {
+    const lost: string[] = []
+    for (const chunk of chunks(replaces, MAX_REPLACES_PER_BULK)) {
+      const ops: AnyBulkWriteOperation<StoredDoc>[] = chunk.map(({ doc, previousSeq }) => ({
+        replaceOne: { filter: { _id: doc._id, _seq: previousSeq as number }, replacement: doc },
+      }))
+      const result = await this.collection.bulkWrite(ops, { ordered: false })
+      // Which replace matched nothing is not reported: redo the chunk, a no-op where it held.
+      if (result.matchedCount === chunk.length) for (const { doc } of chunk) this.remember(doc)
+      else lost.push(...chunk.map(({ doc }) => doc._id))
+    }
+    return lost
+  }
+
+  private remember(doc: StoredDoc): void {
+    this.cache.delete(doc._id)
+    this.cache.set(doc._id, doc)
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string)
+  }
+}
+
+function writeErrorsOf(err: MongoBulkWriteError): readonly WriteError[] {
+  const { writeErrors } = err
+  return Array.isArray(writeErrors) ? writeErrors : [writeErrors as WriteError]
 }
 
 function onlyDuplicateKeys(err: MongoBulkWriteError): boolean {
-  const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors]
-  return errors.every(isDuplicateKey)
+  return writeErrorsOf(err).every(isDuplicateKey)
 }
 
 /**
  * Brings one document up to date with `events` (which may include events it already
- * has). Used for contended batches and by the command side for inline projections.
+ * has) and returns it as stored; null when none of the events makes a document. Used for
+ * contended writes and by the command side for inline projections.
  */
 export async function applyToDocument(
-  collection: Collection<StoredDoc>,
+  collection: DocCollection,
   projection: Projection,
   id: string,
   events: readonly RecordedEvent[],
-): Promise<void> {
+): Promise<StoredDoc | null> {
   const relevant = events.filter((e) => handles(projection, e.type) && projection.docId(e) === id)
-  if (relevant.length === 0) return
+  if (relevant.length === 0) return null
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-    const folded = fold(projection, await collection.findOne({ _id: id }), relevant)
-    if (!folded) return
-    if (await compareAndSet(collection, folded)) return
+    const existing = await collection.findOne({ _id: id })
+    const folded = fold(projection, id, existing, relevant)
+    if (!folded) return existing
+    if (await compareAndSet(collection, folded)) return folded.doc
   }
   throw new Error(`projection ${projection.name}: document ${id} kept changing under ${MAX_CAS_ATTEMPTS} attempts`)
 }
 
-async function compareAndSet(collection: Collection<StoredDoc>, { doc, previousSeq }: Folded): Promise<boolean> {
+async function compareAndSet(collection: DocCollection, { doc, previousSeq }: Folded): Promise<boolean> {
   if (previousSeq !== null) {
     const result = await collection.replaceOne({ _id: doc._id, _seq: previousSeq }, doc)
     return result.matchedCount === 1

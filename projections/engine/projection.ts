@@ -18,6 +18,11 @@ export interface Projection<Doc extends { _id: string } = { _id: string }, Event
   readonly indexes: readonly IndexDescription[]
   /** True when a document is one aggregate: the command side may then apply inline. */
   readonly inline: boolean
+  /**
+   * Event types that start a document (its aggregate's first event): the engine inserts
+   * their documents without reading first, and falls back to a read should one exist.
+   */
+  readonly startedBy: readonly Event['type'][]
   docId(event: Event): string
   evolve(doc: Doc | null, event: Event): Doc
 }
@@ -31,6 +36,25 @@ export function defineProjection<Doc extends { _id: string }, Event extends Reco
   projection: Projection<Doc, Event>,
 ): Projection {
   return projection as unknown as Projection
+}
+
+/**
+ * Document `id` with the events newer than its `_seq` that the projection applies to it
+ * folded in (the others are skipped): replaying an event it already has changes nothing.
+ */
+export function foldOnto<Doc extends { _id: string }>(projection: Projection, id: string, doc: Stored<Doc> | null, events: readonly RecordedEvent[]): Stored<Doc> | null {
+  let seq = doc?._seq ?? 0
+  let folded: { _id: string } | null = doc ? withoutSeq(doc) : null
+  for (const event of events) {
+    if (event.seq <= seq || !handles(projection, event.type) || projection.docId(event) !== id) continue
+    folded = projection.evolve(folded, event)
+    seq = event.seq
+  }
+  return folded ? ({ ...folded, _seq: seq } as Stored<Doc>) : null
+}
+
+function withoutSeq<Doc extends { _id: string }>({ _seq: _ignored, ...doc }: Stored<Doc>): { _id: string } {
+  return doc
 }
 
 /** The document an aggregate's events fold into, straight from the log: null before any event it handles. */

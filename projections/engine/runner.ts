@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
-import { applyEvents } from './apply.js'
+import { BatchApplier } from './apply.js'
 import { publishProgress } from './progress.js'
 import type { Projection } from './projection.js'
 import type { ReadModels } from './read-models.js'
@@ -24,6 +24,8 @@ export interface RunnerOptions {
   /** Return once every event that existed at start has been applied (rebuilds). */
   readonly untilCaughtUp?: boolean
   readonly onProgress?: (applied: number, last: number) => void
+  /** Called once a batch is written, with its events (the benchmark measures lag with it). */
+  readonly onApplied?: (events: readonly RecordedEvent[]) => void
 }
 
 const RETRY_DELAY_MS = 1000
@@ -108,12 +110,14 @@ export class ProjectionRunner {
   private async applyAll(collection: ReturnType<ReadModels['collection']>, generation: number, last: number): Promise<boolean> {
     const { readModels } = this.deps
     if (!this.messages) return true
+    const applier = new BatchApplier(collection, this.projection)
     let batch: RecordedEvent[] = []
     for await (const msg of this.messages) {
       batch.push(decodeEvent(msg))
       if (batch.length < this.batchSize && msg.info.pending > 0) continue
-      await applyEvents(collection, this.projection, batch)
+      await applier.apply(batch)
       await readModels.advance(this.projection, generation, msg.seq)
+      this.options.onApplied?.(batch)
       if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq)
       this.options.onProgress?.(msg.seq, Math.max(last, msg.seq + msg.info.pending))
       batch = []

@@ -20,6 +20,6 @@ export function listTasks(readModels: ReadModels, accountId: string, filter: Tas
   return newestFirst(readModels.collection<TaskDoc>(tasksProjection), query, page, limit)
 }
 
-export async function findTask(readModels: ReadModels, accountId: string, taskId: string): Promise<TaskDoc | null> {
+export async function findTask(readModels: ReadModels, accountId: string, taskId: string): Promise<Stored<TaskDoc> | null> {
   return findOwned(readModels.collection<TaskDoc>(tasksProjection), accountId, taskId)
 }

@@ -25,6 +25,7 @@ export const accountSpendProjection = defineProjection<AccountSpendDoc, Recorded
   canHandle: ['TaskCreated', 'TaskCompleted', 'TaskFailed'],
   indexes: [],
   inline: false,
+  startedBy: [],
   docId: (event) => spendId(event.accountId, event.data.billingMonth),
   evolve(doc, event) {
     const month = event.data.billingMonth

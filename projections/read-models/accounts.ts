@@ -16,6 +16,7 @@ export const accountsProjection = defineProjection<AccountDoc, Recorded<AccountE
   canHandle: ['AccountCreated', 'AccountBudgetChanged'],
   indexes: [],
   inline: true,
+  startedBy: ['AccountCreated'],
   docId: (event) => event.aggregateId,
   evolve(doc, event) {
     switch (event.type) {

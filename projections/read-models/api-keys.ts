@@ -22,6 +22,7 @@ export const apiKeysProjection = defineProjection<ApiKeyDoc, Recorded<ApiKeyEven
     { key: { accountId: 1, createdAt: -1 }, name: 'by_account' },
   ],
   inline: true,
+  startedBy: ['ApiKeyCreated'],
   docId: (event) => event.aggregateId,
   evolve(doc, event) {
     switch (event.type) {

@@ -25,6 +25,7 @@ export const sessionsProjection = defineProjection<SessionDoc, Recorded<SessionE
   // Newest first per account; `_id` breaks ties between sessions created in the same millisecond.
   indexes: [{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account_newest' }],
   inline: true,
+  startedBy: ['SessionCreated'],
   docId: (event) => event.aggregateId,
   evolve(doc, event) {
     if (event.type === 'SessionCreated') {

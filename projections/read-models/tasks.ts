@@ -45,7 +45,9 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
     { key: { accountId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_status_newest' },
     { key: { accountId: 1, agentType: 1, createdAt: -1, _id: -1 }, name: 'by_agent_newest' },
   ],
-  inline: true,
+  // Tasks are the hot path: the projector alone writes them, and reads fall back to the log (src/queries/read-task.ts).
+  inline: false,
+  startedBy: ['TaskCreated'],
   docId: (event) => event.aggregateId,
   evolve(doc, event) {
     if (event.type === 'TaskCreated') {

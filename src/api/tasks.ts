@@ -9,6 +9,7 @@ import type { CreateTaskBody, ListTasksQuery } from '../http/schemas/tasks.js'
 import { readTask } from '../queries/read-task.js'
 import { awaitTaskEnd } from '../queries/await-task-end.js'
 import { requireSession } from '../queries/require-session.js'
+import { awaitTasksReadModel } from '../queries/tasks-caught-up.js'
 import { taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
@@ -34,7 +35,7 @@ export async function getTask(infra: Infra, accountId: string, taskId: string) {
 
 export async function listTasksPage(infra: Infra, accountId: string, query: ListTasksQuery) {
   const { sessionId, status, agentType } = query
-  if (sessionId) await requireSession(infra, accountId, sessionId)
+  await Promise.all([sessionId ? requireSession(infra, accountId, sessionId) : undefined, awaitTasksReadModel(infra, accountId)])
   const { page, limit } = pageOf(query)
   const { items, total } = await listTasks(infra.readModels, accountId, { sessionId, status, agentType }, page, limit)
   return { tasks: items.map(taskView), pagination: paginationFor(page, limit, total) }

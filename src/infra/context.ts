@@ -3,7 +3,9 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { MongoClient, type Db } from 'mongodb'
 import type { Logger } from 'pino'
 import { ALL_PROJECTIONS, ProjectionProgress, ReadModels } from '../../projections/index.js'
+import { Budgets } from '../commands/create-task/budget.js'
 import type { Config } from '../config.js'
+import { KnownSessions } from '../queries/require-session.js'
 import { EventStore } from './nats/event-store.js'
 import { PendingTasks } from './nats/pending-tasks.js'
 import { ensureStreams } from './nats/streams.js'
@@ -23,6 +25,9 @@ export interface Infra {
   readonly readModels: ReadModels
   readonly progress: ProjectionProgress
   readonly pendingTasks: PendingTasks
+  /** Month-to-date spend as of the log, kept by this process for the accounts it serves. */
+  readonly budgets: Budgets
+  readonly knownSessions: KnownSessions
   readonly clock: () => Date
   close(): Promise<void>
 }
@@ -42,11 +47,14 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     const progress = new ProjectionProgress(nc, readModels)
     progress.start()
     log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
+    const events = new EventStore(js, jsm)
+    const budgets = new Budgets({ js, jsm, readModels, events, log })
     return {
-      config, log, nc, js, jsm, mongo, db, readModels, progress, pendingTasks,
-      events: new EventStore(js, jsm),
+      config, log, nc, js, jsm, mongo, db, readModels, progress, pendingTasks, events, budgets,
+      knownSessions: new KnownSessions(),
       clock: () => new Date(),
       async close() {
+        budgets.stop()
         progress.stop()
         readModels.close()
         // Draining needs the server: with NATS gone it would wait forever.

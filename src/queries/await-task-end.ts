@@ -1,5 +1,5 @@
 import { DeliverPolicy } from '@nats-io/jetstream'
-import { projectInline, taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
+import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
 import type { Recorded } from '../domain/message.js'
 import type { TaskEvent } from '../domain/tasks/task.js'
 import type { Infra } from '../infra/context.js'
@@ -12,8 +12,8 @@ const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
  * Holds until a task ends, `timeoutMs` passes or `signal` aborts, and returns it as it stands then. It
  * reads the task's events through an ordered JetStream consumer, so it sees only what
  * the log stored (a core subscription also sees rejected publishes, and may see an event
- * before it is stored). Before returning, the read model is brought up to what was seen,
- * so a GET that follows never shows an older state than this answer.
+ * before it is stored). A GET that follows never shows an older state than this answer:
+ * readTask checks the read model against the log.
  */
 export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<TaskDoc | null> {
   const consumer = await infra.js.consumers.get(streamOf('task'), {
@@ -36,6 +36,5 @@ export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: stri
     signal?.removeEventListener('abort', stop)
     await messages.close()
   }
-  if (events.length > 0) await projectInline(infra.readModels, infra.log, streamOf('task'), taskId, events)
   return taskDocFromHistory(events)
 }

@@ -77,7 +77,9 @@ t.test('a delegated task’s own message coming back while its supervisor runs i
   await startTask(infra, { accountId, taskId: childId }, 'worker-a', operator())
 
   const ctx: RunContext = { infra, provider: createAgentProvider(infra.config, testLog()), connectors: NO_CONNECTORS, workerId: 'worker-b', timeoutMs: 5000, shutdown: new AbortController().signal, log: testLog() }
-  const child = { accountId, taskId: childId, redelivered: true }
+  const [created] = (await infra.events.load(Task, { accountId, aggregateId: childId })).events
+  if (created?.type !== 'TaskCreated') throw new Error('the child has no TaskCreated')
+  const child = { accountId, taskId: childId, created, redelivered: true }
   await runTask(ctx, child)
   t.equal((await infra.events.load(Task, { accountId, aggregateId: childId })).state.status, 'running', 'worker-a still runs it for its supervisor')
 

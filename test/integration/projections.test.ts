@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
-import { applyEvents } from '../../projections/engine/apply.js'
+import { BatchApplier } from '../../projections/engine/apply.js'
 import { ALL_PROJECTIONS, sessionsProjection } from '../../projections/index.js'
 import { changeAccountBudget } from '../../src/commands/change-account-budget/change-account-budget.js'
 import { operator } from '../../src/commands/execute.js'
@@ -78,7 +78,7 @@ t.test('a crash after a batch was written but before its checkpoint moved is har
     if (msg) batch.push(decodeEvent(msg))
   }
   // The first 400 documents of a 700-event batch were written, then the process died.
-  await applyEvents(collection, sessionsProjection, batch.slice(0, 400))
+  await new BatchApplier(collection, sessionsProjection).apply(batch.slice(0, 400))
   t.equal(await readModels.checkpoint(sessionsProjection, 1), 0, 'the checkpoint did not move')
   await catchUp(infra, readModels)
   t.same(await snapshot(readModels), clean)

@@ -1,12 +1,14 @@
-import { accountSpendProjection, spendId, type AccountSpendDoc } from '../../../projections/index.js'
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
+import type { Logger } from 'pino'
+import { accountSpendProjection, LiveView, spendId, type AccountSpendDoc, type ReadModels } from '../../../projections/index.js'
 import { Account } from '../../domain/accounts/account.js'
 import { BudgetExhaustedError, NotFoundError } from '../../domain/errors.js'
 import { formatUsd } from '../../domain/money.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
-import type { Infra } from '../../infra/context.js'
+import type { EventStore } from '../../infra/nats/event-store.js'
 
-/** How long a request waits for the spend read model to catch up with the log. */
-const SPEND_CATCH_UP_MS = 2000
+/** How long a check waits for this process's view of spend to reach the account's last task event. */
+const CATCH_UP_MS = 2000
 
 export interface MonthToDate {
   readonly budgetMicros: number
@@ -14,27 +16,81 @@ export interface MonthToDate {
   readonly reservedMicros: number
 }
 
-/**
- * Month-to-date spend (UTC month) including the reservations of tasks in flight. It
- * reads the spend read model once that model has applied this account's last task
- * event, so a task that just finished is counted by the very next request, and a busy
- * account never makes another account's requests wait.
- */
-export async function monthToDate(infra: Infra, accountId: string, now: Date): Promise<MonthToDate> {
-  const account = await infra.events.load(Account, { accountId, aggregateId: accountId })
-  if (account.state.status !== 'active') throw new NotFoundError('account not found')
-  const last = await infra.events.lastSequence('task', accountId)
-  if (last > 0 && !(await infra.progress.waitFor(accountSpendProjection, last, SPEND_CATCH_UP_MS))) {
-    infra.log.warn({ accountId, last }, 'spend read model is behind the log; budget checked against what it has')
-  }
-  const doc = await infra.readModels.collection<AccountSpendDoc>(accountSpendProjection).findOne({ _id: spendId(accountId, billingMonth(now)) })
-  return { budgetMicros: account.state.monthlyBudgetMicros, spentMicros: doc?.spentMicros ?? 0, reservedMicros: doc?.reservedMicros ?? 0 }
+export interface BudgetDeps {
+  readonly js: JetStreamClient
+  readonly jsm: JetStreamManager
+  readonly readModels: ReadModels
+  readonly events: EventStore
+  readonly log: Logger
 }
 
-export async function assertWithinBudget(infra: Infra, accountId: string, now: Date): Promise<void> {
-  const { budgetMicros, spentMicros, reservedMicros } = await monthToDate(infra, accountId, now)
-  if (spentMicros + reservedMicros < budgetMicros) return
-  throw new BudgetExhaustedError(
-    `monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`,
-  )
+/**
+ * Month-to-date spend (UTC month) per account, including the reservations of tasks in
+ * flight, as of the account's last task event in the log: the `account_spend` projection
+ * kept in this process's memory (a LiveView), so that a check never waits for the projector
+ * and a task that just finished counts for the very next request. Reservations this
+ * process grants are counted at once, before their TaskCreated is even appended, so
+ * concurrent requests on one process can never overshoot together (docs/tasks.md).
+ */
+export class Budgets {
+  private readonly view: LiveView<AccountSpendDoc>
+  /** Reservations granted here whose TaskCreated the view has not applied yet, by task id. */
+  private readonly granted = new Map<string, { readonly docId: string; readonly micros: number }>()
+
+  constructor(private readonly deps: BudgetDeps) {
+    this.view = new LiveView(deps, accountSpendProjection, {
+      eventsAfter: (id, afterSeq) => deps.events.readAccountAfter('task', accountOf(id), afterSeq),
+    })
+    this.view.onApplied((event) => {
+      if (event.type === 'TaskCreated') this.granted.delete(event.aggregateId)
+    })
+  }
+
+  async monthToDate(accountId: string, now: Date): Promise<MonthToDate> {
+    const docId = spendId(accountId, billingMonth(now))
+    const [account, fence] = await Promise.all([
+      this.deps.events.load(Account, { accountId, aggregateId: accountId }),
+      this.deps.events.lastSequence('task', accountId),
+    ])
+    if (account.state.status !== 'active') throw new NotFoundError('account not found')
+    const { doc, caughtUp } = await this.view.get(docId, fence, CATCH_UP_MS)
+    if (!caughtUp) this.deps.log.warn({ accountId, fence }, 'spend view is behind the log; budget checked against what it has')
+    let grantedMicros = 0
+    for (const grant of this.granted.values()) if (grant.docId === docId) grantedMicros += grant.micros
+    return {
+      budgetMicros: account.state.monthlyBudgetMicros,
+      spentMicros: doc?.spentMicros ?? 0,
+      reservedMicros: (doc?.reservedMicros ?? 0) + grantedMicros,
+    }
+  }
+
+  /** Reserves `micros` for task `taskId`, or throws BudgetExhaustedError (402). */
+  async reserve(accountId: string, taskId: string, now: Date, micros: number): Promise<void> {
+    const { budgetMicros, spentMicros, reservedMicros } = await this.monthToDate(accountId, now)
+    // Decided and recorded in one turn of the event loop: concurrent requests here see each other.
+    if (spentMicros + reservedMicros >= budgetMicros) {
+      throw new BudgetExhaustedError(
+        `monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`,
+      )
+    }
+    this.granted.set(taskId, { docId: spendId(accountId, billingMonth(now)), micros })
+  }
+
+  /** Gives back a reservation whose task was not created after all. */
+  release(taskId: string): void {
+    this.granted.delete(taskId)
+  }
+
+  stop(): void {
+    this.view.stop()
+  }
+}
+
+function accountOf(spendDocId: string): string {
+  return spendDocId.slice(0, spendDocId.lastIndexOf(':'))
+}
+
+/** Month-to-date spend of an account as the budget check sees it. */
+export function monthToDate(infra: { readonly budgets: Budgets }, accountId: string, now: Date): Promise<MonthToDate> {
+  return infra.budgets.monthToDate(accountId, now)
 }

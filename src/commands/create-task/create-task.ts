@@ -8,7 +8,6 @@ import type { Infra } from '../../infra/context.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { requireSession } from '../../queries/require-session.js'
 import { execute, type Issuer } from '../execute.js'
-import { assertWithinBudget } from './budget.js'
 
 export interface CreateTask {
   /** Chosen by the caller, so that it can listen for the task's events before it exists. */
@@ -22,14 +21,29 @@ export interface CreateTask {
   readonly parentTaskId?: string | null
 }
 
-/** 404 for an unknown or foreign session, 402 over budget, 409 for an identical pending task. */
+/**
+ * 404 for an unknown or foreign session, 402 over budget, 409 for an identical pending task.
+ * Nothing here reads a read model: the log, its KV buckets and this process's view of spend
+ * decide, so a POST never waits for the projector.
+ */
 export async function createTask(infra: Infra, accountId: string, input: CreateTask, issuer: Issuer): Promise<TaskDoc> {
-  await requireSession(infra, accountId, input.sessionId)
   const now = infra.clock()
-  await assertWithinBudget(infra, accountId, now)
+  const reservedMicros = usdToMicros(infra.config.TASK_RESERVATION_USD)
+  const checks = await Promise.allSettled([
+    requireSession(infra, accountId, input.sessionId),
+    infra.budgets.reserve(accountId, input.taskId, now, reservedMicros),
+  ])
+  const refused = checks.find((check) => check.status === 'rejected')
+  if (refused) {
+    infra.budgets.release(input.taskId)
+    throw refused.reason
+  }
   const fingerprint = taskFingerprint(input.sessionId, input.agentType, input.instruction)
   const lock = PendingTasks.key(accountId, fingerprint)
-  await acquireIdentity(infra, accountId, lock, input.taskId)
+  await acquireIdentity(infra, accountId, lock, input.taskId).catch((err: unknown) => {
+    infra.budgets.release(input.taskId)
+    throw err
+  })
   try {
     const created = {
       sessionId: input.sessionId,
@@ -41,13 +55,14 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
       fingerprint,
       parentTaskId: input.parentTaskId ?? null,
       billingMonth: billingMonth(now),
-      reservedMicros: usdToMicros(infra.config.TASK_RESERVATION_USD),
+      reservedMicros,
     }
     const { history } = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true })
     const doc = taskDocFromHistory(history)
     if (!doc) throw new Error('task creation appended no TaskCreated')
     return doc
   } catch (err) {
+    infra.budgets.release(input.taskId)
     await infra.pendingTasks.release(lock, input.taskId)
     throw err
   }

@@ -4,21 +4,30 @@ import type { Infra } from '../../infra/context.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { execute, type Issuer } from '../execute.js'
 
+export type RunningTask = Extract<TaskState, { status: 'running' }>
+
+/** A task this worker started, at the stream sequence of its TaskStarted: enough to finish it without reading it again. */
+export interface ClaimedTask extends Loaded<TaskState, TaskEvent> {
+  readonly state: RunningTask
+}
+
 /**
  * Claims a pending task for a worker: TaskStarted is appended only if nothing else was
  * appended to the task since it was loaded, so two racing workers cannot both start it.
  * Throws TaskNotClaimableError when the task is not pending (any more). `loaded`: the task
- * as the caller just read it, to decide on without reading it again.
+ * as the caller knows it (the delivered TaskCreated), to decide on without reading it again.
  */
 export async function startTask(
   infra: Infra, key: { accountId: string; taskId: string }, workerId: string, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>,
-): Promise<Extract<TaskState, { status: 'running' }>> {
+): Promise<ClaimedTask> {
   const decide = (current: TaskState) => decideStartTask({ workerId }, current)
-  const { state } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
-  if (state.status !== 'running') throw new Error(`claim left task ${key.taskId} ${state.status}`)
-  // No longer pending: an identical brief may be queued again.
-  await infra.pendingTasks.release(PendingTasks.key(key.accountId, state.fingerprint), key.taskId).catch((err: unknown) => {
+  const { state, appended, history, accountId } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
+  const started = appended.at(-1)
+  if (state.status !== 'running' || !started) throw new Error(`claim left task ${key.taskId} ${state.status}`)
+  // No longer pending: an identical brief may be queued again. Not waited for: an entry left
+  // behind is stale, and the next identical request clears it (create-task.ts).
+  void infra.pendingTasks.release(PendingTasks.key(key.accountId, state.fingerprint), key.taskId).catch((err: unknown) => {
     infra.log.warn({ err, taskId: key.taskId }, 'could not clear the pending-task entry; the next identical request clears it')
   })
-  return state
+  return { state, version: started.seq, accountId, events: history }
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { createConnection, createServer } from 'node:net'
 import { delimiter, join, resolve } from 'node:path'
 
@@ -96,9 +96,20 @@ async function launch(name: string, args: string[], port: number, opts: ServerOp
   return { url, port, process: child, stop: stopper(child) }
 }
 
-export async function startNats(opts: ServerOptions): Promise<LocalServer> {
+export interface NatsOptions extends ServerOptions {
+  /** Fsync every write before acknowledging it (`sync_interval: always`), as production should. */
+  readonly syncAlways?: boolean
+}
+
+export async function startNats(opts: NatsOptions): Promise<LocalServer> {
   const port = opts.port ?? (await freePort())
   const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', opts.dataDir]
+  if (opts.syncAlways) {
+    const config = join(opts.dataDir, 'nats-server.conf')
+    await mkdir(opts.dataDir, { recursive: true })
+    await writeFile(config, 'jetstream {\n  sync_interval: always\n}\n')
+    args.push('-c', config)
+  }
   return launch('nats-server', args, port, opts, `nats://127.0.0.1:${port}`)
 }
 

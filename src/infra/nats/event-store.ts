@@ -92,6 +92,14 @@ export class EventStore {
     return recorded
   }
 
+  /**
+   * The account's events of a category stored after sequence `afterSeq`, in stream order:
+   * what a read model at `afterSeq` has yet to apply.
+   */
+  async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number): Promise<RecordedEvent[]> {
+    return this.readFiltered(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)
+  }
+
   /** Sequence of the account's last event of a category (0 if none), from any replica. */
   lastSequence(category: AggregateCategory, accountId: string): Promise<number> {
     return this.lastSequenceOn(category, accountSubjects(category, accountId))
@@ -127,13 +135,16 @@ export class EventStore {
   }
 
   private async readAggregate<Event extends EventDraft>(category: AggregateCategory, key: AggregateKey): Promise<Recorded<Event>[]> {
-    const stream = streamOf(category)
-    const filter = aggregateSubjects(category, key.accountId, key.aggregateId)
-    const events: Recorded<Event>[] = []
-    let from = 1
+    const events = await this.readFiltered(streamOf(category), aggregateSubjects(category, key.accountId, key.aggregateId), 1)
+    return events as unknown as Recorded<Event>[]
+  }
+
+  private async readFiltered(stream: string, filter: string, fromSeq: number): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = []
+    let from = fromSeq
     for (;;) {
       const batch = await this.directBatch(stream, filter, from)
-      for (const msg of batch) events.push(decodeEvent(msg) as unknown as Recorded<Event>)
+      for (const msg of batch) events.push(decodeEvent(msg))
       if (batch.length < LOAD_BATCH) return events
       from = (batch.at(-1)?.seq ?? from) + 1
     }

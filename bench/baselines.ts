@@ -1,0 +1,119 @@
+/**
+ * What each mats figure is a ratio to: the primitives it is built on, measured in the same
+ * run against the same servers (JetStream publish, MongoDB insertMany and findOne) and the
+ * usual job queue for Node (BullMQ on Redis).
+ */
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { connect } from '@nats-io/transport-node'
+import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream'
+import { Queue, QueueEvents, Worker } from 'bullmq'
+import Fastify from 'fastify'
+import { MongoClient, type Document } from 'mongodb'
+import { freePort, isListening } from '../src/infra/local/servers.js'
+
+const ENVELOPE = JSON.stringify({
+  id: randomUUID(), type: 'TaskCreated', version: 1, occurredAt: new Date().toISOString(), accountId: randomUUID(), aggregateId: randomUUID(),
+  data: { sessionId: randomUUID(), agentType: 'seo', taskType: 'instruction', instruction: 'Plan the launch posts for the spring collection', title: null, priority: 'normal', fingerprint: 'f'.repeat(64), parentTaskId: null, billingMonth: '2026-11', reservedMicros: 10000 },
+  metadata: { correlationId: randomUUID(), causationId: null, keyId: randomUUID() },
+})
+
+/** Publishes with acknowledgement, `inFlight` at a time, to a stream of its own on the server: messages per second. */
+export async function rawPublishRate(natsUrl: string, seconds: number, inFlight: number): Promise<number> {
+  const nc = await connect({ servers: natsUrl })
+  const jsm = await jetstreamManager(nc)
+  const js = jetstream(nc)
+  await jsm.streams.add({ name: 'BENCH_RAW', subjects: ['bench.raw.>'], storage: StorageType.File }).catch(() => undefined)
+  const until = Date.now() + seconds * 1000
+  let published = 0
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (Date.now() < until) {
+      await js.publish(`bench.raw.${randomUUID()}`, ENVELOPE, { msgID: randomUUID() })
+      published++
+    }
+  }))
+  await jsm.streams.purge('BENCH_RAW')
+  await nc.close()
+  return published / seconds
+}
+
+export interface Burst {
+  /** Jobs per second, from the first add to the last completion seen. */
+  readonly rate: number
+  /** Milliseconds from add to completion seen, per job. */
+  readonly latencies: number[]
+}
+
+/** `jobs` no-op jobs added `inFlight` at a time, run by one BullMQ worker at `concurrency`. */
+export async function bullmqBurst(redisUrl: string, jobs: number, inFlight: number, concurrency: number): Promise<Burst> {
+  const connection = { url: redisUrl }
+  const name = `bench-${randomUUID()}`
+  const queue = new Queue(name, { connection })
+  const events = new QueueEvents(name, { connection })
+  const worker = new Worker(name, async () => ({}), { connection, concurrency })
+  await Promise.all([events.waitUntilReady(), worker.waitUntilReady()])
+  const added = new Map<string, number>()
+  const latencies: number[] = []
+  const allDone = new Promise<void>((resolve) => {
+    events.on('completed', ({ jobId }) => {
+      const at = added.get(jobId)
+      if (at !== undefined) latencies.push(Date.now() - at)
+      if (latencies.length === jobs) resolve()
+    })
+  })
+  const started = Date.now()
+  let next = 0
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    for (let i = next++; i < jobs; i = next++) {
+      const id = randomUUID()
+      added.set(id, Date.now())
+      await queue.add('noop', { i }, { jobId: id, removeOnComplete: true })
+    }
+  }))
+  await allDone
+  const rate = jobs / ((Date.now() - started) / 1000)
+  await Promise.all([worker.close(), events.close(), queue.obliterate({ force: true }).then(() => queue.close())])
+  return { rate, latencies }
+}
+
+/** Debian's redis-server on a random loopback port, without persistence. */
+export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort()
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+  child.on('error', (err) => process.stderr.write(`redis-server: ${err.message} (apt-get install redis-server)\n`))
+  const deadline = Date.now() + 10_000
+  while (!(await isListening('127.0.0.1', port))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('redis-server did not start: apt-get install redis-server')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => new Promise((done) => {
+      child.once('exit', () => done())
+      child.kill('SIGTERM')
+    }),
+  }
+}
+
+/** Seconds for an unordered insertMany of `docs` (in chunks of 500) into a fresh collection. */
+export async function insertManySeconds(mongoUrl: string, docs: readonly Document[]): Promise<number> {
+  const client = await new MongoClient(mongoUrl).connect()
+  const collection = client.db().collection(`bench_insert_${randomUUID().slice(0, 8)}`)
+  const started = performance.now()
+  for (let i = 0; i < docs.length; i += 500) await collection.insertMany(docs.slice(i, i + 500).map((d) => ({ ...d })), { ordered: false })
+  const seconds = (performance.now() - started) / 1000
+  await collection.drop()
+  await client.close()
+  return seconds
+}
+
+/** A bare fastify route doing the same findOne the GET endpoint does: the floor of what it could cost. */
+export async function bareFindOne(mongoUrl: string, collectionName: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const client = await new MongoClient(mongoUrl).connect()
+  const collection = client.db().collection<{ _id: string }>(collectionName)
+  const app = Fastify()
+  app.get<{ Params: { id: string } }>('/tasks/:id', async (request) => ({ task: await collection.findOne({ _id: request.params.id }) }))
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { url, stop: async () => { await app.close(); await client.close() } }
+}
+

@@ -1,0 +1,96 @@
+/** The mats side of each figure: what a client of the REST API sees. */
+import { randomUUID } from 'node:crypto'
+import autocannon from 'autocannon'
+import { ALL_PROJECTIONS } from '../projections/index.js'
+import { WORKER_CONSUMER } from '../consumers/worker/worker.js'
+import type { Infra } from '../src/infra/context.js'
+import type { Burst } from './baselines.js'
+
+/** POST /v1/tasks with distinct briefs for `seconds`: 201s per second (anything else fails the run). */
+export async function postRate(url: string, headers: Record<string, string>, sessionId: string, seconds: number, connections: number): Promise<number> {
+  const run = randomUUID().slice(0, 8)
+  let n = 0
+  const result = await autocannon({
+    url: `${url}/v1/tasks`,
+    connections,
+    duration: seconds,
+    requests: [{
+      method: 'POST',
+      headers,
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ sessionId, instruction: `Benchmark brief ${run}-${n++}: plan the launch posts` }) }),
+    }],
+  })
+  const failed = result.non2xx + result.errors + result.timeouts
+  if (failed > 0) throw new Error(`POST /v1/tasks: ${failed} requests were not 201`)
+  return result.requests.average
+}
+
+/** GETs of `path` per second (anything but 2xx fails the run). */
+export async function getRate(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<number> {
+  const result = await autocannon({ url, headers, duration: seconds, connections })
+  const failed = result.non2xx + result.errors + result.timeouts
+  if (failed > 0) throw new Error(`${url}: ${failed} requests were not 2xx`)
+  return result.requests.average
+}
+
+const POLL_GAP_MS = 5
+const POLLERS = 4
+
+/**
+ * `count` tasks POSTed `inFlight` at a time; each is then read with GET /v1/tasks/{id}
+ * until it is seen completed, by 4 pollers taking tasks in the order they were created
+ * (they end in about that order), 5 ms between reads of one task. Rate: tasks per second
+ * from the first POST to the last completion seen; latency: POST sent to completion seen.
+ */
+export async function matsBurst(url: string, headers: Record<string, string>, sessionId: string, count: number, inFlight: number): Promise<Burst> {
+  const run = randomUUID().slice(0, 8)
+  const created: { id: string; at: number }[] = []
+  const latencies: number[] = []
+  const started = Date.now()
+  let next = 0
+  const post = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const at = Date.now()
+      const res = await fetch(`${url}/v1/tasks`, { method: 'POST', headers, body: JSON.stringify({ sessionId, instruction: `Burst brief ${run}-${i}: plan the launch posts` }) })
+      const body = await res.json() as { task?: { id: string } }
+      if (res.status !== 201 || !body.task) throw new Error(`POST /v1/tasks: ${res.status} ${JSON.stringify(body)}`)
+      created.push({ id: body.task.id, at })
+    }
+  }
+  const poll = async () => {
+    while (latencies.length < count) {
+      const task = created.shift()
+      if (!task) {
+        await new Promise((r) => setTimeout(r, POLL_GAP_MS))
+        continue
+      }
+      for (;;) {
+        const res = await fetch(`${url}/v1/tasks/${task.id}`, { headers })
+        const { task: seen } = await res.json() as { task: { status: string } }
+        if (seen.status === 'failed') throw new Error(`task ${task.id} failed`)
+        if (seen.status === 'completed') break
+        await new Promise((r) => setTimeout(r, POLL_GAP_MS))
+      }
+      latencies.push(Date.now() - task.at)
+    }
+  }
+  await Promise.all([...Array.from({ length: inFlight }, post), ...Array.from({ length: POLLERS }, poll)])
+  return { rate: count / ((Date.now() - started) / 1000), latencies }
+}
+
+/** Waits until the worker has nothing waiting or running and every read model has applied its stream. */
+export async function quiesce(infra: Infra, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const worker = await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER).catch(() => null)
+    const idle = !worker || (worker.num_pending === 0 && worker.num_ack_pending === 0)
+    let caughtUp = true
+    for (const projection of ALL_PROJECTIONS) {
+      const { state } = await infra.jsm.streams.info(projection.stream)
+      if ((await infra.readModels.checkpoint(projection, infra.readModels.generationOf(projection))) < state.last_seq) caughtUp = false
+    }
+    if (idle && caughtUp) return
+    if (Date.now() > deadline) throw new Error('the service did not settle')
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The write path at scale: every figure next to a baseline measured in the same run, on the
+ * same machine and servers, in interleaved rounds (median, with the range of the rounds).
+ *
+ *   npm run bench        ROUNDS=3 SECONDS=5 CONNECTIONS=10 BURST=1000 STORED=100000 DURABLE=1
+ *
+ * mats runs as `npm start` runs it: every role in one process, on nats-server and the
+ * embedded MongoDB-wire server, offline agents at 0 ms, rate limits off.
+ */
+import { randomUUID } from 'node:crypto'
+import { cpus } from 'node:os'
+import { ALL_PROJECTIONS, rebuildProjections, tasksProjection } from '../projections/index.js'
+import { collectionName } from '../projections/engine/read-models.js'
+import type { RecordedEvent } from '../src/domain/message.js'
+import { bareFindOne, bullmqBurst, insertManySeconds, rawPublishRate, startRedis, type Burst } from './baselines.js'
+import { benchServers, benchService, type BenchServers } from './harness.js'
+import { getRate, matsBurst, postRate, quiesce } from './mats.js'
+import { seedTasks } from './seed.js'
+import { histogram, percentile, show, spread, type Spread } from './stats.js'
+import { aBenchCaller, type BenchCaller } from './callers.js'
+
+const ROUNDS = Number(process.env.ROUNDS ?? 3)
+const SECONDS = Number(process.env.SECONDS ?? 5)
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10)
+const BURST = Number(process.env.BURST ?? 1000)
+const STORED = Number(process.env.STORED ?? 100_000)
+const LISTED = 1000
+const WORKER_CONCURRENCY = 4
+const say = (line: string) => process.stdout.write(`${line}\n`)
+
+interface Figures {
+  post: number[]; publish: number[]; burst: number[]; bull: number[]; p50: number[]; bullP50: number[]
+  list: number[]; listStatus: number[]; get: number[]; bare: number[]
+}
+const empty = (): Figures => ({ post: [], publish: [], burst: [], bull: [], p50: [], bullP50: [], list: [], listStatus: [], get: [], bare: [] })
+
+/** Lag from an event's append to its tasks read-model write, recorded while bursts run. */
+const lag = { recording: false, ms: [] as number[] }
+function onProjected(projection: string, events: readonly RecordedEvent[]): void {
+  if (!lag.recording || projection !== tasksProjection.name) return
+  const now = Date.now()
+  for (const event of events) lag.ms.push(now - Date.parse(event.occurredAt))
+}
+
+async function measure(servers: BenchServers, redisUrl: string, writer: BenchCaller, lister: BenchCaller | null, label: string): Promise<Figures> {
+  const f = empty()
+  const bare = lister ? await bareFindOne(servers.mongoUrl, collectionName(tasksProjection, lister.service.infra.readModels.generationOf(tasksProjection))) : null
+  for (let round = 1; round <= ROUNDS; round++) {
+    f.post.push(await postRate(writer.url, writer.headers, writer.sessionId, SECONDS, CONNECTIONS))
+    f.publish.push(await rawPublishRate(servers.natsUrl, SECONDS, CONNECTIONS))
+    await quiesce(writer.service.infra)
+    lag.recording = true
+    const burst: Burst = await matsBurst(writer.url, writer.headers, writer.sessionId, BURST, CONNECTIONS)
+    lag.recording = false
+    await quiesce(writer.service.infra)
+    const bull = await bullmqBurst(redisUrl, BURST, CONNECTIONS, WORKER_CONCURRENCY)
+    f.burst.push(burst.rate); f.p50.push(percentile(burst.latencies, 50))
+    f.bull.push(bull.rate); f.bullP50.push(percentile(bull.latencies, 50))
+    if (lister && bare) {
+      f.list.push(await getRate(`${lister.url}/v1/tasks`, lister.headers, SECONDS, CONNECTIONS))
+      f.listStatus.push(await getRate(`${lister.url}/v1/tasks?status=completed`, lister.headers, SECONDS, CONNECTIONS))
+      f.get.push(await getRate(`${lister.url}/v1/tasks/${lister.taskId}`, lister.headers, SECONDS, CONNECTIONS))
+      f.bare.push(await getRate(`${bare.url}/tasks/${lister.taskId}`, {}, SECONDS, CONNECTIONS))
+    }
+    say(`  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`)
+  }
+  await bare?.stop()
+  return f
+}
+
+function ratio(a: number[], b: number[]): string {
+  const r = spread(a).median / spread(b).median
+  return r.toFixed(r < 0.1 ? 4 : 2)
+}
+
+function verdict(value: number, goal: number, atMost = false): string {
+  return (atMost ? value <= goal : value >= goal) ? 'met' : 'NOT met'
+}
+
+function row(what: string, ours: Spread, base: string, r: string, goal: string, met: string, digits = 0): void {
+  say(`  ${what.padEnd(44)} ${show(ours, digits).padEnd(26)} ${base.padEnd(34)} ${r.padStart(7)}   ${goal.padEnd(7)} ${met}`)
+}
+
+function printFigures(f: Figures, label: string, withReads: boolean): void {
+  say(`\n${label}`)
+  say(`  ${'figure'.padEnd(44)} ${'mats: median (range)'.padEnd(26)} ${'baseline: median (range)'.padEnd(34)} ${'ratio'.padStart(7)}   goal`)
+  row(`1. POST /v1/tasks, ${CONNECTIONS} connections (/s)`, spread(f.post), `publish+ack ${show(spread(f.publish))}`, ratio(f.post, f.publish), '≥ 0.10', verdict(spread(f.post).median / spread(f.publish).median, 0.1))
+  row(`2. no-op tasks, bursts of ${BURST} (tasks/s)`, spread(f.burst), `BullMQ ${show(spread(f.bull))}`, ratio(f.burst, f.bull), '≥ 0.50', verdict(spread(f.burst).median / spread(f.bull).median, 0.5))
+  row('2. p50 POST → completed in GET (ms)', spread(f.p50), `BullMQ add → completed ${show(spread(f.bullP50))}`, ratio(f.p50, f.bullP50), '≤ 5', verdict(spread(f.p50).median / spread(f.bullP50).median, 5, true))
+  if (!withReads) return
+  row(`6. GET /v1/tasks/{id} (/s)`, spread(f.get), `bare fastify findOne ${show(spread(f.bare))}`, ratio(f.get, f.bare), '≥ 0.80', verdict(spread(f.get).median / spread(f.bare).median, 0.8))
+  row(`   GET /v1/tasks, ${LISTED} tasks in the account (/s)`, spread(f.list), '', '', '', '')
+  row('   GET /v1/tasks?status=completed (/s)', spread(f.listStatus), '', '', '', '')
+}
+
+function printGrowth(small: Figures, large: Figures): void {
+  say(`\n3. Flat as data grows: ${STORED.toLocaleString('en-US')} tasks stored against ${LISTED.toLocaleString('en-US')} (same account of ${LISTED} listed)`)
+  const line = (what: string, a: number[], b: number[], goal: number) => row(what, spread(b), `at ${LISTED}: ${show(spread(a))}`, ratio(b, a), `≥ ${goal.toFixed(2)}`, verdict(spread(b).median / spread(a).median, goal))
+  line('POST /v1/tasks (/s)', small.post, large.post, 0.7)
+  line('no-op tasks end to end (tasks/s)', small.burst, large.burst, 0.7)
+  line('GET /v1/tasks, 25 newest (/s)', small.list, large.list, 0.5)
+  line('GET /v1/tasks?status=completed (/s)', small.listStatus, large.listStatus, 0.5)
+}
+
+async function rebuild(servers: BenchServers, caller: BenchCaller): Promise<void> {
+  const { infra } = caller.service
+  const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
+  const started = performance.now()
+  let replayed = 0
+  let lastLine = 0
+  await rebuildProjections(deps, ALL_PROJECTIONS, (p) => {
+    if (p.phase === 'activated' && replayed === 0) replayed = performance.now()
+    if (p.phase === 'activated' && p.projection === ALL_PROJECTIONS.at(-1)?.name) replayed = performance.now()
+    if (p.phase !== 'replaying' || Date.now() - lastLine > 2000) {
+      lastLine = Date.now()
+      say(`  rebuild: ${p.projection} ${p.phase} ${p.applied}/${p.last}`)
+    }
+  })
+  const rebuildSeconds = (replayed - started) / 1000
+  const docs = []
+  for (const projection of ALL_PROJECTIONS) docs.push(...(await infra.readModels.collection(projection).find({}).toArray()))
+  const insertSeconds = await insertManySeconds(servers.mongoUrl, docs)
+  say(`\n4. mats projections rebuild of ${STORED.toLocaleString('en-US')} tasks (${docs.length.toLocaleString('en-US')} documents)`)
+  row('replay into a new generation, to the last flip (s)', spread([rebuildSeconds]), `insertMany of the final documents ${insertSeconds.toFixed(1)} s`, (rebuildSeconds / insertSeconds).toFixed(2), '≤ 2', verdict(rebuildSeconds / insertSeconds, 2, true), 1)
+}
+
+async function main(): Promise<void> {
+  say(`mats write-path benchmark, ${new Date().toISOString()}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Node ${process.version}`)
+  say(`rounds ${ROUNDS} × ${SECONDS} s, ${CONNECTIONS} connections, bursts of ${BURST}, worker concurrency ${WORKER_CONCURRENCY}, ${STORED.toLocaleString('en-US')} tasks stored for item 3`)
+  const redis = await startRedis()
+  const servers = await benchServers()
+  const service = await benchService(servers.natsUrl, servers.mongoUrl, { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }, ['api', 'worker', 'projector'], { onProjected })
+  const writer = await aBenchCaller(service)
+  const lister = await aBenchCaller(service)
+  await seedTasks(service.infra, lister.accountId, LISTED)
+  await quiesce(service.infra)
+  await lister.pickTask()
+
+  say('\nmeasuring with 1,000 tasks stored')
+  const small = await measure(servers, redis.url, writer, lister, 'small')
+  say(`\nstoring ${STORED.toLocaleString('en-US')} tasks`)
+  const seeding = performance.now()
+  for (let stored = LISTED; stored < STORED; stored += LISTED) await seedTasks(service.infra, randomUUID(), LISTED)
+  await quiesce(service.infra)
+  say(`  stored and projected in ${((performance.now() - seeding) / 1000).toFixed(0)} s`)
+  const lagAtSmall = [...lag.ms]
+  lag.ms.length = 0
+  const large = await measure(servers, redis.url, writer, lister, 'large')
+
+  printFigures(small, `With ${LISTED.toLocaleString('en-US')} tasks stored (default sync interval)`, true)
+  printFigures(large, `With ${STORED.toLocaleString('en-US')} tasks stored`, true)
+  printGrowth(small, large)
+  const lagAll = [...lagAtSmall, ...lag.ms]
+  say(`\n5. Projection lag during the bursts: append → tasks read-model write, ${lagAll.length} events`)
+  say(`  p50 ${percentile(lagAll, 50)} ms, p99 ${percentile(lagAll, 99)} ms (goal p99 ≤ 1000 ms: ${verdict(percentile(lagAll, 99), 1000, true)}), max ${Math.max(...lagAll)} ms`)
+  for (const line of histogram(lagAll, [5, 10, 25, 50, 100, 250, 500, 1000])) say(line)
+  await rebuild(servers, lister)
+  await service.stop()
+  await servers.stop()
+
+  if (process.env.DURABLE !== '0') {
+    say('\nmeasuring with sync_interval: always')
+    const durable = await benchServers({ syncAlways: true })
+    const durableService = await benchService(durable.natsUrl, durable.mongoUrl, { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }, ['api', 'worker', 'projector'])
+    const figures = await measure(durable, redis.url, await aBenchCaller(durableService), null, 'durable')
+    printFigures(figures, 'With nats-server sync_interval: always (fsync before every acknowledgement)', false)
+    await durableService.stop()
+    await durable.stop()
+  }
+  await redis.stop()
+}
+
+await main()

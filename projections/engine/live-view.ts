@@ -1,0 +1,161 @@
+import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import type { Logger } from 'pino'
+import type { RecordedEvent } from '../../src/domain/message.js'
+import { decodeEvent } from '../../src/infra/nats/event-store.js'
+import { foldOnto, handles, type Projection, type Stored } from './projection.js'
+import type { ReadModels } from './read-models.js'
+
+export interface LiveViewDeps {
+  readonly js: JetStreamClient
+  readonly jsm: JetStreamManager
+  readonly readModels: ReadModels
+  readonly log: Logger
+}
+
+export interface LiveViewSource {
+  /** The log events, in stream order, of the document `id` after `afterSeq` (any extra events are ignored). */
+  readonly eventsAfter: (id: string, afterSeq: number) => Promise<readonly RecordedEvent[]>
+}
+
+interface Entry<Doc> {
+  readonly id: string
+  doc: Stored<Doc> | null
+  /** Events delivered while the entry was loading, applied once it is loaded. */
+  pending: RecordedEvent[] | null
+  loaded: Promise<void>
+}
+
+const RESTART_DELAY_MS = 500
+
+/**
+ * One projection's documents kept in this process's memory, for the documents it is asked
+ * for: each starts from its read-model document plus the log events the read model has
+ * not applied yet, then follows the stream as events are stored. Where the read model may
+ * lag behind the log, this answers as of a stream position the caller names (`fence`),
+ * at the cost of one ordered consumer per process. The same `evolve` folds both.
+ */
+export class LiveView<Doc extends { _id: string }> {
+  private readonly entries = new Map<string, Entry<Doc>>()
+  private readonly waiters = new Set<{ seq: number; done: () => void }>()
+  private readonly listeners: ((event: RecordedEvent) => void)[] = []
+  private messages: ConsumerMessages | undefined
+  private started: Promise<void> | undefined
+  private stopped = false
+  /** The last stream sequence this view has seen (every event of the stream moves it). */
+  private position = 0
+
+  constructor(
+    private readonly deps: LiveViewDeps,
+    private readonly projection: Projection,
+    private readonly source: LiveViewSource,
+  ) {}
+
+  /** Called with every event this view applies, once applied. */
+  onApplied(listener: (event: RecordedEvent) => void): void {
+    this.listeners.push(listener)
+  }
+
+  /**
+   * The document as of stream sequence `fence` at least (null when it has no event yet);
+   * after `timeoutMs` without reaching the fence, as far as the view got (`caughtUp` false).
+   */
+  async get(id: string, fence: number, timeoutMs: number): Promise<{ doc: Stored<Doc> | null; caughtUp: boolean }> {
+    await this.start()
+    const entry = this.entries.get(id) ?? this.load(id)
+    await entry.loaded
+    const caughtUp = this.position >= fence || (entry.doc?._seq ?? 0) >= fence || (await this.reach(fence, timeoutMs))
+    return { doc: entry.doc, caughtUp }
+  }
+
+  stop(): void {
+    this.stopped = true
+    void this.messages?.close()
+    for (const waiter of this.waiters) waiter.done()
+  }
+
+  private start(): Promise<void> {
+    this.started ??= this.follow()
+    return this.started
+  }
+
+  /** Opens the tail at the stream's end; documents are loaded from the read model and the log on demand. */
+  private async follow(): Promise<void> {
+    const { state } = await this.deps.jsm.streams.info(this.projection.stream)
+    const consumer = await this.deps.js.consumers.get(this.projection.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: state.last_seq + 1 })
+    this.messages = await consumer.consume({ max_messages: 512 })
+    this.advance(state.last_seq)
+    void this.drain(this.messages)
+  }
+
+  private async drain(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const msg of messages) {
+        const type = msg.subject.slice(msg.subject.lastIndexOf('.') + 1)
+        if (handles(this.projection, type)) this.deliver(decodeEvent(msg))
+        this.advance(msg.seq)
+      }
+    } catch (err) {
+      this.deps.log.error({ err, projection: this.projection.name }, 'live view lost its consumer; restarting')
+    }
+    if (this.stopped) return
+    // A view that stopped following may be behind: forget it all and start over.
+    this.entries.clear()
+    this.started = undefined
+    await new Promise((r) => setTimeout(r, RESTART_DELAY_MS))
+    if (!this.stopped) void this.start().catch((err: unknown) => this.deps.log.error({ err }, 'live view could not restart'))
+  }
+
+  private deliver(event: RecordedEvent): void {
+    const entry = this.entries.get(this.projection.docId(event))
+    if (!entry) return
+    if (entry.pending) entry.pending.push(event)
+    else this.apply(entry, [event])
+  }
+
+  private apply(entry: Entry<Doc>, events: readonly RecordedEvent[]): void {
+    for (const event of events) {
+      const before = entry.doc?._seq ?? 0
+      entry.doc = foldOnto<Doc>(this.projection, entry.id, entry.doc, [event])
+      if ((entry.doc?._seq ?? 0) > before) for (const listener of this.listeners) listener(event)
+    }
+  }
+
+  private load(id: string): Entry<Doc> {
+    const entry: Entry<Doc> = { id, doc: null, pending: [], loaded: Promise.resolve() }
+    this.entries.set(id, entry)
+    entry.loaded = (async () => {
+      try {
+        const stored = await this.deps.readModels.collection<Doc>(this.projection).findOne({ _id: id } as never)
+        entry.doc = stored as Stored<Doc> | null
+        this.apply(entry, await this.source.eventsAfter(id, entry.doc?._seq ?? 0))
+        this.apply(entry, entry.pending ?? [])
+        entry.pending = null
+      } catch (err) {
+        this.entries.delete(id)
+        throw err
+      }
+    })()
+    return entry
+  }
+
+  private advance(seq: number): void {
+    if (seq <= this.position) return
+    this.position = seq
+    for (const waiter of this.waiters) if (waiter.seq <= seq) waiter.done()
+  }
+
+  private reach(seq: number, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiter = {
+        seq,
+        done: () => {
+          clearTimeout(timer)
+          this.waiters.delete(waiter)
+          resolve(this.position >= seq)
+        },
+      }
+      const timer = setTimeout(waiter.done, timeoutMs)
+      this.waiters.add(waiter)
+    })
+  }
+}
