@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { connect } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream'
 import { Queue, QueueEvents, Worker } from 'bullmq'
+import { Redis } from 'ioredis'
 import Fastify from 'fastify'
 import { MongoClient, type Document } from 'mongodb'
 import { freePort, isListening } from '../src/infra/local/servers.js'
@@ -46,11 +47,13 @@ export interface Burst {
 
 /** `jobs` no-op jobs added `inFlight` at a time, run by one BullMQ worker at `concurrency`. */
 export async function bullmqBurst(redisUrl: string, jobs: number, inFlight: number, concurrency: number): Promise<Burst> {
-  const connection = { url: redisUrl }
+  // BullMQ's documented setup: one connection each, blocking ones without a retry limit.
+  const connect = () => new Redis(redisUrl, { maxRetriesPerRequest: null })
+  const connections = [connect(), connect(), connect()] as const
   const name = `bench-${randomUUID()}`
-  const queue = new Queue(name, { connection })
-  const events = new QueueEvents(name, { connection })
-  const worker = new Worker(name, async () => ({}), { connection, concurrency })
+  const queue = new Queue(name, { connection: connections[0] })
+  const events = new QueueEvents(name, { connection: connections[1] })
+  const worker = new Worker(name, async () => ({}), { connection: connections[2], concurrency })
   await Promise.all([events.waitUntilReady(), worker.waitUntilReady()])
   const added = new Map<string, number>()
   const latencies: number[] = []
@@ -73,6 +76,7 @@ export async function bullmqBurst(redisUrl: string, jobs: number, inFlight: numb
   await allDone
   const rate = jobs / ((Date.now() - started) / 1000)
   await Promise.all([worker.close(), events.close(), queue.obliterate({ force: true }).then(() => queue.close())])
+  for (const connection of connections) connection.disconnect()
   return { rate, latencies }
 }
 

@@ -3,6 +3,7 @@ import { Session } from '../src/domain/sessions/session.js'
 import { taskFingerprint } from '../src/domain/tasks/identity.js'
 import { Task, type TaskEvent } from '../src/domain/tasks/task.js'
 import type { Infra } from '../src/infra/context.js'
+import { ConcurrencyError } from '../src/infra/nats/event-store.js'
 
 const RESULT = `# Plan\n\n${'A paragraph of the deliverable, as an agent writes it, with headings and lists. '.repeat(18)}\n`
 const IN_FLIGHT = 64
@@ -10,7 +11,7 @@ const IN_FLIGHT = 64
 /**
  * Stores `count` ended tasks for `accountId` straight in the log (TaskCreated, TaskStarted,
  * TaskCompleted, as a worker leaves them), in one session: history for the store to hold,
- * without running the pipeline that is being measured.
+ * mostly without running the pipeline that is being measured.
  */
 export async function seedTasks(infra: Infra, accountId: string, count: number): Promise<void> {
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
@@ -28,7 +29,9 @@ export async function seedTasks(infra: Infra, accountId: string, count: number):
       { type: 'TaskStarted', data: { workerId: 'seed' } },
       { type: 'TaskCompleted', data: { result: RESULT, usage: { provider: 'offline', model: 'seed', inputTokens: 300, outputTokens: 400 }, costMicros: 190, learnedFacts: [], ...billing } },
     ]
+    // A worker may claim the task between its TaskCreated and TaskStarted: it then runs it.
     await infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() })
+      .catch((err: unknown) => { if (!(err instanceof ConcurrencyError)) throw err })
   }
   await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
     for (let i = next++; i < count; i = next++) await one(i)

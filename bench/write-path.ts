@@ -124,12 +124,21 @@ async function rebuild(servers: BenchServers, caller: BenchCaller): Promise<void
   row('replay into a new generation, to the last flip (s)', spread([rebuildSeconds]), `insertMany of the final documents ${insertSeconds.toFixed(1)} s`, (rebuildSeconds / insertSeconds).toFixed(2), '≤ 2', verdict(rebuildSeconds / insertSeconds, 2, true), 1)
 }
 
+/** Everything started, stopped in reverse order however the run ends (servers are child processes). */
+const started: (() => Promise<void>)[] = []
+async function stopAll(): Promise<void> {
+  for (const stop of started.splice(0).reverse()) await stop().catch(() => undefined)
+}
+
 async function main(): Promise<void> {
   say(`mats write-path benchmark, ${new Date().toISOString()}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Node ${process.version}`)
   say(`rounds ${ROUNDS} × ${SECONDS} s, ${CONNECTIONS} connections, bursts of ${BURST}, worker concurrency ${WORKER_CONCURRENCY}, ${STORED.toLocaleString('en-US')} tasks stored for item 3`)
   const redis = await startRedis()
+  started.push(redis.stop)
   const servers = await benchServers()
+  started.push(servers.stop)
   const service = await benchService(servers.natsUrl, servers.mongoUrl, { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }, ['api', 'worker', 'projector'], { onProjected })
+  started.push(service.stop)
   const writer = await aBenchCaller(service)
   const lister = await aBenchCaller(service)
   await seedTasks(service.infra, lister.accountId, LISTED)
@@ -155,19 +164,25 @@ async function main(): Promise<void> {
   say(`  p50 ${percentile(lagAll, 50)} ms, p99 ${percentile(lagAll, 99)} ms (goal p99 ≤ 1000 ms: ${verdict(percentile(lagAll, 99), 1000, true)}), max ${Math.max(...lagAll)} ms`)
   for (const line of histogram(lagAll, [5, 10, 25, 50, 100, 250, 500, 1000])) say(line)
   await rebuild(servers, lister)
-  await service.stop()
-  await servers.stop()
+  await stopAll()
 
   if (process.env.DURABLE !== '0') {
     say('\nmeasuring with sync_interval: always')
+    const redisAgain = await startRedis()
+    started.push(redisAgain.stop)
     const durable = await benchServers({ syncAlways: true })
+    started.push(durable.stop)
     const durableService = await benchService(durable.natsUrl, durable.mongoUrl, { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }, ['api', 'worker', 'projector'])
-    const figures = await measure(durable, redis.url, await aBenchCaller(durableService), null, 'durable')
+    started.push(durableService.stop)
+    const figures = await measure(durable, redisAgain.url, await aBenchCaller(durableService), null, 'durable')
     printFigures(figures, 'With nats-server sync_interval: always (fsync before every acknowledgement)', false)
-    await durableService.stop()
-    await durable.stop()
+    await stopAll()
   }
-  await redis.stop()
 }
 
-await main()
+process.once('SIGINT', () => void stopAll().then(() => process.exit(130)))
+try {
+  await main()
+} finally {
+  await stopAll()
+}

@@ -16,6 +16,12 @@ export interface MonthToDate {
   readonly reservedMicros: number
 }
 
+interface AsOfLog {
+  readonly docId: string
+  readonly budgetMicros: number
+  readonly doc: AccountSpendDoc | null
+}
+
 export interface BudgetDeps {
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
@@ -47,6 +53,24 @@ export class Budgets {
   }
 
   async monthToDate(accountId: string, now: Date): Promise<MonthToDate> {
+    return this.withGrants(await this.asOfLog(accountId, now))
+  }
+
+  /** Reserves `micros` for task `taskId`, or throws BudgetExhaustedError (402). */
+  async reserve(accountId: string, taskId: string, now: Date, micros: number): Promise<void> {
+    const known = await this.asOfLog(accountId, now)
+    // From here on, one synchronous turn: concurrent requests in this process see each other's grants.
+    const { budgetMicros, spentMicros, reservedMicros } = this.withGrants(known)
+    if (spentMicros + reservedMicros >= budgetMicros) {
+      throw new BudgetExhaustedError(
+        `monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`,
+      )
+    }
+    this.granted.set(taskId, { docId: known.docId, micros })
+  }
+
+  /** The account's budget and its spend document as of its last task event in the log. */
+  private async asOfLog(accountId: string, now: Date): Promise<AsOfLog> {
     const docId = spendId(accountId, billingMonth(now))
     const [account, fence] = await Promise.all([
       this.deps.events.load(Account, { accountId, aggregateId: accountId }),
@@ -55,25 +79,13 @@ export class Budgets {
     if (account.state.status !== 'active') throw new NotFoundError('account not found')
     const { doc, caughtUp } = await this.view.get(docId, fence, CATCH_UP_MS)
     if (!caughtUp) this.deps.log.warn({ accountId, fence }, 'spend view is behind the log; budget checked against what it has')
-    let grantedMicros = 0
-    for (const grant of this.granted.values()) if (grant.docId === docId) grantedMicros += grant.micros
-    return {
-      budgetMicros: account.state.monthlyBudgetMicros,
-      spentMicros: doc?.spentMicros ?? 0,
-      reservedMicros: (doc?.reservedMicros ?? 0) + grantedMicros,
-    }
+    return { docId, budgetMicros: account.state.monthlyBudgetMicros, doc }
   }
 
-  /** Reserves `micros` for task `taskId`, or throws BudgetExhaustedError (402). */
-  async reserve(accountId: string, taskId: string, now: Date, micros: number): Promise<void> {
-    const { budgetMicros, spentMicros, reservedMicros } = await this.monthToDate(accountId, now)
-    // Decided and recorded in one turn of the event loop: concurrent requests here see each other.
-    if (spentMicros + reservedMicros >= budgetMicros) {
-      throw new BudgetExhaustedError(
-        `monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`,
-      )
-    }
-    this.granted.set(taskId, { docId: spendId(accountId, billingMonth(now)), micros })
+  private withGrants({ docId, budgetMicros, doc }: AsOfLog): MonthToDate {
+    let grantedMicros = 0
+    for (const grant of this.granted.values()) if (grant.docId === docId) grantedMicros += grant.micros
+    return { budgetMicros, spentMicros: doc?.spentMicros ?? 0, reservedMicros: (doc?.reservedMicros ?? 0) + grantedMicros }
   }
 
   /** Gives back a reservation whose task was not created after all. */
