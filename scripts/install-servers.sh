@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Install the servers the tests and local runs need into a project-local bin dir:
 #   - nats-server v2.12.15  (go install from the Go module proxy)
-#   - ferretdb    v1.24.2   (built from a vendored scratch module, see install_ferretdb)
+#   - ferretdb    v1.24.2   (built from a vendored scratch module with the patches in
+#                            scripts/ferretdb/, reports v1.24.2-mats.N; see install_ferretdb)
 #
 # Usage: scripts/install-servers.sh [BIN_DIR]     (default: <repo root>/.mats/bin)
 #
-# Needs only `go` on PATH and access to the Go module proxy (no GitHub, no Docker).
+# Needs `go` and `git` (to apply the patches) on PATH and access to the Go module proxy
+# (no GitHub, no Docker).
 # Idempotent: a server whose binary in BIN_DIR already reports the pinned version is skipped.
 # The Go module and build caches are left in place so that rebuilds are fast.
 set -euo pipefail
 
 NATS_VERSION="v2.12.15"
 FERRETDB_VERSION="v1.24.2"
+# The version the patched build reports. Bump the suffix whenever scripts/ferretdb/*.patch
+# change, so that installed() replaces binaries built from the previous patch set.
+FERRETDB_BUILD="$FERRETDB_VERSION-mats.1"
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
@@ -22,6 +27,9 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 if ! command -v go >/dev/null 2>&1; then
   die "Go 1.24+ is needed to build nats-server and FerretDB: install golang (https://go.dev/doc/install)"
+fi
+if ! command -v git >/dev/null 2>&1; then
+  die "git is needed to apply scripts/ferretdb/*.patch to FerretDB: install git"
 fi
 
 mkdir -p "$BIN"
@@ -78,7 +86,8 @@ install_nats() {
 # proxy (403 on the module's version list during the deprecation check), so build it
 # from a scratch module that depends on it via a tools.go import, vendored so that the
 # missing generated build/version/version.txt can be supplied (without it ferretdb
-# panics at start).
+# panics at start) and scripts/ferretdb/*.patch applied (in name order; each says what
+# and why). Their hunks for *_test.go files are for upstream: tests are not vendored.
 install_ferretdb() {
   local mod="$TMP/ferretbuild" pkg="github.com/FerretDB/FerretDB/cmd/ferretdb"
   mkdir -p "$mod"
@@ -91,14 +100,22 @@ install_ferretdb() {
   log "go mod tidy && go mod vendor"
   quiet go mod tidy
   quiet go mod vendor
-  local verdir="vendor/github.com/FerretDB/FerretDB/build/version"
-  [[ -d "$verdir" ]] || die "go mod vendor did not vendor $verdir"
-  printf '%s\n' "$FERRETDB_VERSION" >"$verdir/version.txt"
+  local src="vendor/github.com/FerretDB/FerretDB" patch
+  [[ -d "$src/build/version" ]] || die "go mod vendor did not vendor $src/build/version"
+  for patch in "$SCRIPT_DIR"/ferretdb/*.patch; do
+    [[ -f "$patch" ]] || continue
+    log "apply ${patch#"$REPO_ROOT/"}"
+    # GIT_CEILING_DIRECTORIES: a repository above TMPDIR must not make `git apply` apply
+    # paths relative to that repository's root (and skip them).
+    (cd "$src" && GIT_CEILING_DIRECTORIES="$mod" git apply --exclude='*_test.go' "$patch") ||
+      die "$patch does not apply to FerretDB $FERRETDB_VERSION"
+  done
+  printf '%s\n' "$FERRETDB_BUILD" >"$src/build/version/version.txt"
   log "go build -mod=vendor $pkg"
   go build -mod=vendor -trimpath -o "$mod/ferretdb" "$pkg"
   mv -f "$mod/ferretdb" "$BIN/ferretdb"
-  installed ferretdb "version: $FERRETDB_VERSION" ||
-    die "$BIN/ferretdb does not report $FERRETDB_VERSION"
+  installed ferretdb "version: $FERRETDB_BUILD" ||
+    die "$BIN/ferretdb does not report $FERRETDB_BUILD"
   log "installed $BIN/ferretdb"
 }
 
@@ -125,8 +142,8 @@ else
   pids+=("$!")
   names+=(nats-server)
 fi
-if installed ferretdb "version: $FERRETDB_VERSION"; then
-  log "ferretdb $FERRETDB_VERSION already installed"
+if installed ferretdb "version: $FERRETDB_BUILD"; then
+  log "ferretdb $FERRETDB_BUILD already installed"
 else
   (install_ferretdb 2>&1 | prefix ferretdb) &
   pids+=("$!")

@@ -2,7 +2,9 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from './domain/message.js'
 import { createAgentProvider } from '../consumers/agents/registry.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
-import { ALL_PROJECTIONS, ProjectionRunner } from '../projections/index.js'
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import { ALL_PROJECTIONS, PartitionLeases, Projector } from '../projections/index.js'
 import type { Config } from './config.js'
 import { buildServer, type MatsServer } from './http/server.js'
 import { connectInfra, type Infra } from './infra/context.js'
@@ -28,13 +30,7 @@ export interface ServiceHooks {
 /** Runs the given roles in this process over one set of connections. */
 export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks = {}): Promise<RunningService> {
   const infra = await connectInfra(config, log)
-  const { onProjected } = hooks
-  const runners = roles.has('projector')
-    ? ALL_PROJECTIONS.map((p) => new ProjectionRunner({ nc: infra.nc, js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log }, p, {
-        ...(onProjected ? { onApplied: (events: readonly RecordedEvent[]) => onProjected(p.name, events) } : {}),
-      }))
-    : []
-  const running = runners.map((r) => r.run())
+  const projector = roles.has('projector') ? await startProjector(infra, config, hooks) : null
   const worker = roles.has('worker')
     ? new TaskWorker(infra, createAgentProvider(config, log), {
         concurrency: config.WORKER_CONCURRENCY,
@@ -58,14 +54,25 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       stopping ??= (async () => {
         await closeWithin(server, config.SHUTDOWN_GRACE_MS)
         await worker?.stop(config.SHUTDOWN_GRACE_MS)
-        for (const runner of runners) runner.stop()
-        await Promise.all(running)
+        await projector?.stop()
         await infra.close()
         log.info('mats stopped')
       })()
       return stopping
     },
   }
+}
+
+async function startProjector(infra: Infra, config: Config, { onProjected }: ServiceHooks): Promise<Projector> {
+  const { nc, js, jsm, readModels, log } = infra
+  const memberId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  const leases = await PartitionLeases.open(js, readModels.db.databaseName, memberId, { replicas: config.NATS_STREAM_REPLICAS, ttlMs: config.PROJECTOR_LEASE_MS })
+  const projector = new Projector({ nc, js, jsm, readModels, log: log.child({ role: 'projector', memberId }) }, ALL_PROJECTIONS, leases, {
+    renewMs: Math.floor(config.PROJECTOR_LEASE_MS / 5),
+    runner: (projection) => (onProjected ? { onApplied: (events: readonly RecordedEvent[]) => onProjected(projection.name, events) } : {}),
+  })
+  await projector.start()
+  return projector
 }
 
 /**

@@ -60,10 +60,14 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 export class BatchApplier {
   private readonly cache = new Map<string, StoredDoc>()
 
+  /**
+   * `sharedWithCommands`: the command side writes these documents too (inline projections
+   * of the live generation), so a document a batch starts has usually been written already.
+   */
   constructor(
     private readonly collection: DocCollection,
     private readonly projection: Projection,
-    private readonly cacheSize = 5000,
+    private readonly options: { readonly sharedWithCommands?: boolean; readonly cacheSize?: number } = {},
   ) {}
 
   async apply(events: readonly RecordedEvent[]): Promise<void> {
@@ -94,13 +98,11 @@ export class BatchApplier {
     this.cache.clear()
   }
 
-  /**
-   * The documents to read: all but those the batch starts, which are inserted blind (a
-   * replay's duplicate insert is redone). Inline projections were usually written already.
-   */
+  /** The documents to read: all but those the batch starts, which are inserted blind (a replay's duplicate insert is redone). */
   private toRead(groups: Map<string, RecordedEvent[]>): string[] {
-    const { inline, startedBy } = this.projection
-    return [...groups].filter(([id, group]) => inline || this.cache.has(id) || !startedBy.includes(group[0]!.type)).map(([id]) => id)
+    const { startedBy } = this.projection
+    const blind = (id: string, first: string) => !this.options.sharedWithCommands && !this.cache.has(id) && startedBy.includes(first)
+    return [...groups].filter(([id, group]) => !blind(id, group[0]!.type)).map(([id]) => id)
   }
 
   private async current(ids: string[]): Promise<Map<string, StoredDoc>> {
@@ -156,7 +158,7 @@ export class BatchApplier {
   private remember(doc: StoredDoc): void {
     this.cache.delete(doc._id)
     this.cache.set(doc._id, doc)
-    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string)
+    if (this.cache.size > (this.options.cacheSize ?? 5000)) this.cache.delete(this.cache.keys().next().value as string)
   }
 }
 

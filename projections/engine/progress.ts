@@ -1,20 +1,25 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node'
+import { partitionOf } from './partitions.js'
 import type { Projection } from './projection.js'
 import { checkpointKey, type ReadModels } from './read-models.js'
 
 /** Core NATS (not stored): outside the event streams' `mats.` subjects on purpose. */
 const SUBJECT_ROOT = 'mats-internal.projections'
 
-export function publishProgress(nc: NatsConnection, projection: Projection, generation: number, seq: number): void {
-  nc.publish(`${SUBJECT_ROOT}.${projection.name}.applied`, JSON.stringify({ generation, seq }))
+interface Announcement { readonly generation: number; readonly seq: number; readonly partitions: readonly number[] }
+
+export function publishProgress(nc: NatsConnection, projection: Projection, generation: number, seq: number, partitions: readonly number[]): void {
+  const announcement: Announcement = { generation, seq, partitions }
+  nc.publish(`${SUBJECT_ROOT}.${projection.name}.applied`, JSON.stringify(announcement))
 }
 
 /**
- * Lets a reader wait until a projection has applied a given stream sequence: every
- * projector announces each batch it applied, and a reader that must see its own
- * writes (the budget check) waits for that instead of polling MongoDB.
+ * Lets a reader wait until a projection has applied a given stream sequence for an
+ * account's partition: every projector announces each batch it applied, and a reader that
+ * must see its own writes (a list after a 201) waits for that instead of polling MongoDB.
  */
 export class ProjectionProgress {
+  /** Applied sequence by `<projection>@<generation>#<partition>`. */
   private readonly applied = new Map<string, number>()
   private readonly waiters = new Set<{ key: string; seq: number; done: (ok: boolean) => void }>()
   private subscription: Subscription | undefined
@@ -26,8 +31,8 @@ export class ProjectionProgress {
       callback: (err, msg) => {
         if (err) return
         const name = msg.subject.split('.')[2] ?? ''
-        const { generation, seq } = msg.json<{ generation: number; seq: number }>()
-        this.record(checkpointKey(name, generation), seq)
+        const { generation, seq, partitions } = msg.json<Announcement>()
+        for (const partition of partitions ?? []) this.record(partitionKey(name, generation, partition), seq)
       },
     })
   }
@@ -38,10 +43,11 @@ export class ProjectionProgress {
     this.waiters.clear()
   }
 
-  /** True once `seq` is applied to the active generation; false if `timeoutMs` passes first. */
-  async waitFor(projection: Projection, seq: number, timeoutMs: number): Promise<boolean> {
+  /** True once `seq` is applied to the active generation for `accountId`; false if `timeoutMs` passes first. */
+  async waitFor(projection: Projection, accountId: string, seq: number, timeoutMs: number): Promise<boolean> {
     const generation = this.readModels.generationOf(projection)
-    const key = checkpointKey(projection.name, generation)
+    const partition = partitionOf(accountId)
+    const key = partitionKey(projection.name, generation, partition)
     if ((this.applied.get(key) ?? 0) >= seq) return true
     const waiting = new Promise<boolean>((resolve) => {
       const waiter = { key, seq, done: (ok: boolean) => { clearTimeout(timer); this.waiters.delete(waiter); resolve(ok) } }
@@ -49,7 +55,8 @@ export class ProjectionProgress {
       this.waiters.add(waiter)
     })
     // A projector that is idle announces nothing: its stored checkpoint may already be enough.
-    this.record(key, await this.readModels.checkpoint(projection, generation))
+    const stored = await this.readModels.partitionCheckpoints(projection, generation)
+    this.record(key, stored[partition] ?? 0)
     return waiting
   }
 
@@ -58,4 +65,8 @@ export class ProjectionProgress {
     this.applied.set(key, seq)
     for (const waiter of this.waiters) if (waiter.key === key && waiter.seq <= seq) waiter.done(true)
   }
+}
+
+function partitionKey(name: string, generation: number, partition: number): string {
+  return `${checkpointKey(name, generation)}#${partition}`
 }

@@ -1,11 +1,18 @@
 import type { Collection, Db } from 'mongodb'
+import { isDuplicateKey } from '../../src/infra/mongo/errors.js'
+import { ALL_PARTITIONS } from './partitions.js'
 import type { Projection, Stored } from './projection.js'
 
 const GENERATIONS = 'projection_generations'
 const CHECKPOINTS = 'projection_checkpoints'
 
 interface GenerationDoc { _id: string; active: number; latest: number }
-interface CheckpointDoc { _id: string; seq: number; updatedAt: Date }
+/**
+ * Where a projection's generation is, per partition: `partitions.<n>` is the stream sequence
+ * up to which partition n is applied. `seq` is what versions without partitions wrote (all
+ * partitions at that sequence).
+ */
+interface CheckpointDoc { _id: string; seq?: number; partitions?: Record<string, number>; updatedAt: Date }
 
 /**
  * Where each projection's documents live. A rebuild writes a new generation of a read
@@ -65,18 +72,23 @@ export class ReadModels {
     for (const { key, ...options } of projection.indexes) await collection.createIndex(key, options)
   }
 
+  /** The stream sequence up to which every partition is applied. */
   async checkpoint(projection: Projection, generation: number): Promise<number> {
+    return Math.min(...(await this.partitionCheckpoints(projection, generation)))
+  }
+
+  /** The stream sequence up to which each partition is applied, by partition number. */
+  async partitionCheckpoints(projection: Projection, generation: number): Promise<number[]> {
     const doc = await this.checkpoints.findOne({ _id: checkpointId(projection, generation) })
-    return doc?.seq ?? 0
+    return ALL_PARTITIONS.map((n) => Math.max(doc?.partitions?.[n] ?? 0, doc?.seq ?? 0))
   }
 
   /** Monotonic: a slower concurrent projector can never move a checkpoint back. */
-  async advance(projection: Projection, generation: number, seq: number): Promise<void> {
-    await this.checkpoints.updateOne(
-      { _id: checkpointId(projection, generation) },
-      { $max: { seq }, $set: { updatedAt: new Date() } },
-      { upsert: true },
-    )
+  async advance(projection: Projection, generation: number, seq: number, partitions: readonly number[]): Promise<void> {
+    const max = Object.fromEntries(partitions.map((n) => [`partitions.${n}`, seq]))
+    const write = () => this.checkpoints.updateOne({ _id: checkpointId(projection, generation) }, { $max: max, $set: { updatedAt: new Date() } }, { upsert: true })
+    // Two projectors creating a generation's checkpoint at once: one insert loses, its retry updates.
+    await write().catch((err: unknown) => (isDuplicateKey(err) ? write() : Promise.reject(err)))
   }
 
   /** Reserves a fresh generation number for a rebuild and empties its collection. */

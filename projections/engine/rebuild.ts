@@ -8,6 +8,9 @@ export interface RebuildProgress {
   readonly last: number
 }
 
+/** Events per batch when replaying: a task's events are close together, so most fold into one insert. */
+const REBUILD_BATCH = 2000
+
 /**
  * Rebuilds each read model from sequence 1 into a new generation, then makes it the
  * active one. The old generation keeps serving reads until then, and is dropped only
@@ -25,6 +28,7 @@ export async function rebuildProjections(
     const runner = new ProjectionRunner(deps, projection, {
       generation,
       untilCaughtUp: true,
+      batchSize: REBUILD_BATCH,
       onProgress: (applied, last) => onProgress({ projection: projection.name, phase: 'replaying', applied, last }),
     })
     await runner.run()

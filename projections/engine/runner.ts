@@ -4,8 +4,9 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { BatchApplier } from './apply.js'
+import { ALL_PARTITIONS, partitionOf } from './partitions.js'
 import { publishProgress } from './progress.js'
-import type { Projection } from './projection.js'
+import { handles, type Projection } from './projection.js'
 import type { ReadModels } from './read-models.js'
 
 export interface RunnerDeps {
@@ -23,6 +24,8 @@ export interface RunnerOptions {
   readonly generation?: number
   /** Return once every event that existed at start has been applied (rebuilds). */
   readonly untilCaughtUp?: boolean
+  /** The partitions this runner writes (default: all); see partitions.ts and leases.ts. */
+  readonly partitions?: readonly number[]
   readonly onProgress?: (applied: number, last: number) => void
   /** Called once a batch is written, with its events (the benchmark measures lag with it). */
   readonly onApplied?: (events: readonly RecordedEvent[]) => void
@@ -32,16 +35,17 @@ const RETRY_DELAY_MS = 1000
 const GENERATION_CHECK_MS = 250
 
 /**
- * Applies one projection's events in stream order from its MongoDB checkpoint, in batches:
- * a batch ends when it is full or the consumer has nothing more pending, so a backlog is
- * applied in large writes and a live event is applied at once. The checkpoint moves only
- * after the batch's writes, so a crash re-applies at most one batch, which the `_seq`
- * guards turn into no-ops.
+ * Applies one projection's events, for its partitions, in stream order from their MongoDB
+ * checkpoints, in batches: a batch ends when it is full or the consumer has nothing more
+ * pending, so a backlog is applied in large writes and a live event is applied at once. The
+ * checkpoints move only after the batch's writes, so a crash re-applies at most one batch,
+ * which the `_seq` guards turn into no-ops.
  */
 export class ProjectionRunner {
   private messages: ConsumerMessages | undefined
   private stopped = false
   private readonly batchSize: number
+  private readonly partitions: readonly number[]
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -49,6 +53,7 @@ export class ProjectionRunner {
     private readonly options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500
+    this.partitions = options.partitions ?? ALL_PARTITIONS
   }
 
   async run(): Promise<void> {
@@ -74,21 +79,23 @@ export class ProjectionRunner {
     const { js, readModels } = this.deps
     const generation = this.options.generation ?? readModels.generationOf(this.projection)
     const collection = readModels.collection(this.projection, generation)
-    const checkpoint = await readModels.checkpoint(this.projection, generation)
+    const all = await readModels.partitionCheckpoints(this.projection, generation)
+    const checkpoints = new Map(this.partitions.map((n) => [n, all[n] ?? 0]))
+    const from = Math.min(...checkpoints.values())
     const last = await this.lastSequence()
-    if (this.options.untilCaughtUp && checkpoint >= last) return true
+    if (this.options.untilCaughtUp && from >= last) return true
 
     // Unfiltered on purpose: the checkpoint is a position in the stream, so it must pass
     // over the events this projection ignores too, or "caught up" could never be seen.
     const consumer = await js.consumers.get(this.projection.stream, {
       deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: checkpoint + 1,
+      opt_start_seq: from + 1,
     })
     this.messages = await consumer.consume({ max_messages: this.batchSize })
     if (this.stopped) return true
     const watch = this.watchGeneration(generation)
     try {
-      return await this.applyAll(collection, generation, last)
+      return await this.applyAll(collection, generation, checkpoints, last)
     } finally {
       clearInterval(watch)
     }
@@ -107,18 +114,30 @@ export class ProjectionRunner {
     return timer
   }
 
-  private async applyAll(collection: ReturnType<ReadModels['collection']>, generation: number, last: number): Promise<boolean> {
+  /**
+   * An event this runner writes: one its projection handles, of one of its partitions, past
+   * that partition's checkpoint. Told from the subject (`mats.<category>.<account>.<aggregate>.<type>`),
+   * so that the events of other partitions are never decoded.
+   */
+  private owns(subject: string, seq: number, checkpoints: ReadonlyMap<number, number>): boolean {
+    const [, , accountId = '', , type = ''] = subject.split('.')
+    const applied = checkpoints.get(partitionOf(accountId))
+    return applied !== undefined && seq > applied && handles(this.projection, type)
+  }
+
+  private async applyAll(collection: ReturnType<ReadModels['collection']>, generation: number, checkpoints: ReadonlyMap<number, number>, last: number): Promise<boolean> {
     const { readModels } = this.deps
     if (!this.messages) return true
-    const applier = new BatchApplier(collection, this.projection)
+    const sharedWithCommands = this.projection.inline && this.options.generation === undefined
+    const applier = new BatchApplier(collection, this.projection, { sharedWithCommands })
     let batch: RecordedEvent[] = []
     for await (const msg of this.messages) {
-      batch.push(decodeEvent(msg))
+      if (this.owns(msg.subject, msg.seq, checkpoints)) batch.push(decodeEvent(msg))
       if (batch.length < this.batchSize && msg.info.pending > 0) continue
       await applier.apply(batch)
-      await readModels.advance(this.projection, generation, msg.seq)
+      await readModels.advance(this.projection, generation, msg.seq, this.partitions)
+      if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq, this.partitions)
       this.options.onApplied?.(batch)
-      if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq)
       this.options.onProgress?.(msg.seq, Math.max(last, msg.seq + msg.info.pending))
       batch = []
       if (this.options.untilCaughtUp && msg.info.pending === 0) break

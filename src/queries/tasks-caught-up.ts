@@ -11,6 +11,6 @@ const CATCH_UP_MS = 2000
  */
 export async function awaitTasksReadModel(infra: Infra, accountId: string): Promise<void> {
   const last = await infra.events.lastSequence('task', accountId)
-  if (last === 0 || (await infra.progress.waitFor(tasksProjection, last, CATCH_UP_MS))) return
+  if (last === 0 || (await infra.progress.waitFor(tasksProjection, accountId, last, CATCH_UP_MS))) return
   infra.log.warn({ accountId, last }, 'tasks read model is behind the log; list served as it is')
 }

@@ -1,0 +1,109 @@
+import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamClient } from '@nats-io/jetstream'
+import type { KV } from '@nats-io/kv'
+import { openBucket } from '../../src/infra/nats/buckets.js'
+import { ALL_PARTITIONS, PARTITIONS } from './partitions.js'
+
+const BUCKET = 'mats_projector_leases'
+
+/** Leases of one process, by projection name: partition → the KV revision it last wrote. */
+type Held = Map<string, Map<number, number>>
+
+/**
+ * One active writer per partition of each projection, across projector processes. A lease
+ * is the KV entry `<projection>.<partition>` holding its writer's id, created only if absent
+ * and renewed with compare-and-set; the bucket's TTL removes the entries of a writer that
+ * stopped renewing (it died), and another process then takes them over. Members announce
+ * themselves the same way (`<database>.members.<id>`), so that each takes its fair share and an old
+ * member hands partitions over to a new one. Two writers for a moment are harmless (the
+ * `_seq` guards, ADR 0003): leases are for sharing the work, not for correctness.
+ */
+export class PartitionLeases {
+  private readonly held: Held = new Map()
+
+  private readonly scope: string
+  private readonly memberKey: string
+
+  /** `database`: leases are per set of read models; projectors of another database do not share them. */
+  private constructor(private readonly kv: KV, database: string, readonly memberId: string) {
+    this.scope = keyToken(database)
+    this.memberKey = `${this.scope}.members.${keyToken(memberId)}`
+  }
+
+  static async open(js: JetStreamClient, database: string, memberId: string, options: { replicas: number; ttlMs: number }): Promise<PartitionLeases> {
+    const kv = await openBucket(js, BUCKET, { history: 1, replicas: options.replicas, ttl: options.ttlMs, storage: StorageType.Memory })
+    return new PartitionLeases(kv, database, memberId)
+  }
+
+  /**
+   * Renews what this process holds, gives up what it holds beyond its fair share, takes
+   * free partitions up to it, and returns the partitions it holds now, by projection.
+   */
+  async tick(projections: readonly string[]): Promise<Map<string, number[]>> {
+    await this.kv.put(this.memberKey, String(Date.now()))
+    const members = await this.memberCount()
+    const fairShare = Math.ceil(PARTITIONS / members)
+    const owned = new Map<string, number[]>()
+    for (const projection of projections) {
+      const held = this.held.get(projection) ?? new Map<number, number>()
+      this.held.set(projection, held)
+      await this.renew(projection, held)
+      for (const partition of [...held.keys()].slice(fairShare)) await this.release(projection, held, partition)
+      for (const partition of ALL_PARTITIONS) {
+        if (held.size >= fairShare) break
+        if (!held.has(partition)) await this.take(projection, held, partition)
+      }
+      owned.set(projection, [...held.keys()].sort((a, b) => a - b))
+    }
+    return owned
+  }
+
+  /** Gives every lease back (graceful shutdown): the others take over at once, not after the TTL. */
+  async releaseAll(): Promise<void> {
+    for (const [projection, held] of this.held) for (const partition of [...held.keys()]) await this.release(projection, held, partition)
+    await this.kv.delete(this.memberKey).catch(() => undefined)
+  }
+
+  private async memberCount(): Promise<number> {
+    let count = 0
+    for await (const _key of await this.kv.keys(`${this.scope}.members.*`)) count++
+    return Math.max(1, count)
+  }
+
+  private leaseKey(projection: string, partition: number): string {
+    return `${this.scope}.${projection}.${partition}`
+  }
+
+  private async renew(projection: string, held: Map<number, number>): Promise<void> {
+    for (const [partition, revision] of [...held]) {
+      try {
+        held.set(partition, await this.kv.update(this.leaseKey(projection, partition), this.memberId, revision))
+      } catch (err) {
+        if (!isWrongRevision(err)) throw err
+        held.delete(partition) // It expired and another process took it.
+      }
+    }
+  }
+
+  private async take(projection: string, held: Map<number, number>, partition: number): Promise<void> {
+    try {
+      held.set(partition, await this.kv.create(this.leaseKey(projection, partition), this.memberId))
+    } catch (err) {
+      if (!isWrongRevision(err)) throw err
+    }
+  }
+
+  private async release(projection: string, held: Map<number, number>, partition: number): Promise<void> {
+    const revision = held.get(partition)
+    held.delete(partition)
+    await this.kv.delete(this.leaseKey(projection, partition), { previousSeq: revision }).catch(() => undefined)
+  }
+}
+
+/** A KV key token: letters, digits, `-` and `_`. */
+function keyToken(text: string): string {
+  return text.replace(/[^A-Za-z0-9_-]/g, '_')
+}
+
+function isWrongRevision(err: unknown): boolean {
+  return err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamWrongLastSequence
+}

@@ -1,0 +1,75 @@
+import type { Projection } from './projection.js'
+import type { PartitionLeases } from './leases.js'
+import { ProjectionRunner, type RunnerDeps, type RunnerOptions } from './runner.js'
+
+interface Running {
+  readonly partitions: string
+  readonly runner: ProjectionRunner
+  readonly done: Promise<void>
+}
+
+/**
+ * The projector role: for each projection, one runner over the partitions this process
+ * holds leases on (all of them when it is the only projector; its share when there are
+ * several). Every `renewMs` it renews its leases, and restarts a runner whose partitions
+ * changed (taken over from a dead projector, or handed to a new one).
+ */
+export class Projector {
+  private readonly running = new Map<string, Running>()
+  private timer: NodeJS.Timeout | undefined
+  private ticking: Promise<void> = Promise.resolve()
+  private stopped = false
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly projections: readonly Projection[],
+    private readonly leases: PartitionLeases,
+    private readonly options: { readonly renewMs: number; readonly runner?: (projection: Projection) => RunnerOptions },
+  ) {}
+
+  async start(): Promise<void> {
+    await this.tick()
+    this.timer = setInterval(() => { this.ticking = this.ticking.then(() => this.tick()) }, this.options.renewMs)
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    clearInterval(this.timer)
+    await this.ticking
+    for (const { runner } of this.running.values()) runner.stop()
+    await Promise.all([...this.running.values()].map((r) => r.done))
+    this.running.clear()
+    await this.leases.releaseAll().catch((err: unknown) => this.deps.log.warn({ err }, 'could not release the projection leases; they expire'))
+  }
+
+  /** Partitions held, by projection: for `mats projections status` and tests. */
+  owned(): Record<string, string> {
+    return Object.fromEntries([...this.running].map(([name, r]) => [name, r.partitions]))
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return
+    try {
+      const owned = await this.leases.tick(this.projections.map((p) => p.name))
+      for (const projection of this.projections) await this.follow(projection, owned.get(projection.name) ?? [])
+    } catch (err) {
+      // NATS unreachable: the runners keep going; leases that lapse are taken over, which is harmless.
+      this.deps.log.warn({ err }, 'could not renew the projection leases')
+    }
+  }
+
+  private async follow(projection: Projection, partitions: readonly number[]): Promise<void> {
+    const key = partitions.join(',')
+    const current = this.running.get(projection.name)
+    if (current?.partitions === key) return
+    if (current) {
+      current.runner.stop()
+      await current.done
+      this.running.delete(projection.name)
+    }
+    if (partitions.length === 0 || this.stopped) return
+    const runner = new ProjectionRunner(this.deps, projection, { ...this.options.runner?.(projection), partitions })
+    this.running.set(projection.name, { partitions: key, runner, done: runner.run() })
+    this.deps.log.info({ projection: projection.name, partitions }, 'projecting partitions')
+  }
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto'
+import { Kvm } from '@nats-io/kv'
+import t from 'tap'
+import { ALL_PROJECTIONS, PARTITIONS } from '../../projections/index.js'
+import { Session } from '../../src/domain/sessions/session.js'
+import type { Infra } from '../../src/infra/context.js'
+import { exited, spawnMats } from '../helpers/processes.js'
+import { cleanPass, readModelsIn, snapshot } from '../helpers/read-models.js'
+import { otherDatabase, startServers } from '../helpers/servers.js'
+import { connectTestInfra } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+const LEASE_MS = 2000
+const DATABASE = 'partitioned'
+
+const servers = await startServers(t)
+const infra = await connectTestInfra(t, servers)
+const env = { NATS_URL: servers.natsUrl, MONGODB_URL: otherDatabase(servers, DATABASE), PROJECTOR_LEASE_MS: String(LEASE_MS) }
+
+/** Sessions of many accounts, so that every partition has events; appended straight to the log. */
+async function appendSessions(infra: Infra, count: number): Promise<void> {
+  const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
+  await Promise.all(Array.from({ length: count }, (_, i) => infra.events.append(
+    Session,
+    { accountId: randomUUID(), aggregateId: randomUUID() },
+    [{ type: 'SessionCreated', data: { name: `session ${i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
+    { expectedVersion: 0, metadata, now: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)) },
+  )))
+}
+
+/** Who holds each partition of the sessions projection: memberId by partition. */
+async function holders(): Promise<Map<number, string>> {
+  const held = new Map<number, string>()
+  const kv = await new Kvm(infra.js).open('mats_projector_leases')
+  for (let partition = 0; partition < PARTITIONS; partition++) {
+    // Before a projector has created the bucket, nobody holds anything.
+    const entry = await kv.get(`${DATABASE}.sessions.${partition}`).catch(() => null)
+    if (entry && entry.operation === 'PUT') held.set(partition, entry.string())
+  }
+  return held
+}
+
+const pidOf = (memberId: string) => Number(memberId.split(':')[1])
+
+t.test('given two projector processes, they share the partitions; when the one writing some is killed, the other takes them over within the lease and the read models converge', async (t) => {
+  const readModels = await readModelsIn(infra, DATABASE)
+  const first = spawnMats(t, ['start', '--role', 'projector'], env)
+  const second = spawnMats(t, ['start', '--role', 'projector'], env)
+  const shared = await until('both projectors to hold partitions', async () => {
+    const held = await holders()
+    const members = new Set(held.values())
+    return held.size === PARTITIONS && members.size === 2 ? held : undefined
+  }, 20_000, 100)
+  const counts = [...new Set(shared.values())].map((member) => [...shared.values()].filter((m) => m === member).length)
+  t.same(counts, [PARTITIONS / 2, PARTITIONS / 2], `each process writes ${PARTITIONS / 2} of the ${PARTITIONS} partitions of a projection`)
+
+  await appendSessions(infra, 400)
+  const victim = [first, second].find((child) => child.pid === pidOf(shared.get(0)!))!
+  const survivor = victim === first ? second : first
+  victim.kill('SIGKILL')
+  await exited(victim)
+  const killedAt = Date.now()
+  await appendSessions(infra, 400)
+  await until('the survivor to hold every partition', async () => {
+    const held = await holders()
+    return held.size === PARTITIONS && [...held.values()].every((m) => pidOf(m) === survivor.pid)
+  }, 4 * LEASE_MS, 50)
+  const takeover = Date.now() - killedAt
+  t.ok(takeover <= 2 * LEASE_MS, `taken over ${takeover} ms after the kill (lease ${LEASE_MS} ms)`)
+
+  const { state } = await infra.jsm.streams.info('MATS_SESSIONS')
+  await until('the read models to catch up', async () => (await readModels.checkpoint(ALL_PROJECTIONS.find((p) => p.name === 'sessions')!, 1)) >= state.last_seq, 20_000)
+  t.same(await snapshot(readModels), await snapshot(await cleanPass(infra, 'partitioned_clean')), 'the same read models as one clean pass')
+  survivor.kill('SIGTERM')
+  t.equal(await exited(survivor), 0)
+})
