@@ -14,7 +14,8 @@ import { collectionName } from '../projections/engine/read-models.js'
 import type { RecordedEvent } from '../src/domain/message.js'
 import { bareFindOne, bullmqBurst, insertManySeconds, rawPublishRate, startRedis, type Burst } from './baselines.js'
 import { benchServers, benchService, type BenchServers } from './harness.js'
-import { getRate, matsBurst, postRate, quiesce } from './mats.js'
+import { quiesce } from './mats.js'
+import { burstApart, getRateApart, postRateApart } from './client-process.js'
 import { seedTasks } from './seed.js'
 import { histogram, percentile, show, spread, type Spread } from './stats.js'
 import { aBenchCaller, type BenchCaller } from './callers.js'
@@ -46,21 +47,21 @@ async function measure(servers: BenchServers, redisUrl: string, writer: BenchCal
   const f = empty()
   const bare = lister ? await bareFindOne(servers.mongoUrl, collectionName(tasksProjection, lister.service.infra.readModels.generationOf(tasksProjection))) : null
   for (let round = 1; round <= ROUNDS; round++) {
-    f.post.push(await postRate(writer.url, writer.headers, writer.sessionId, SECONDS, CONNECTIONS))
+    f.post.push(await postRateApart(writer.url, writer.headers, writer.sessionId, SECONDS, CONNECTIONS))
     f.publish.push(await rawPublishRate(servers.natsUrl, SECONDS, CONNECTIONS))
     await quiesce(writer.service.infra)
     lag.recording = true
-    const burst: Burst = await matsBurst(writer.url, writer.headers, writer.sessionId, BURST, CONNECTIONS)
+    const burst: Burst = await burstApart(writer.url, writer.headers, writer.sessionId, BURST, CONNECTIONS)
     lag.recording = false
     await quiesce(writer.service.infra)
     const bull = await bullmqBurst(redisUrl, BURST, CONNECTIONS, WORKER_CONCURRENCY)
     f.burst.push(burst.rate); f.p50.push(percentile(burst.latencies, 50))
     f.bull.push(bull.rate); f.bullP50.push(percentile(bull.latencies, 50))
     if (lister && bare) {
-      f.list.push(await getRate(`${lister.url}/v1/tasks`, lister.headers, SECONDS, CONNECTIONS))
-      f.listStatus.push(await getRate(`${lister.url}/v1/tasks?status=completed`, lister.headers, SECONDS, CONNECTIONS))
-      f.get.push(await getRate(`${lister.url}/v1/tasks/${lister.taskId}`, lister.headers, SECONDS, CONNECTIONS))
-      f.bare.push(await getRate(`${bare.url}/tasks/${lister.taskId}`, {}, SECONDS, CONNECTIONS))
+      f.list.push(await getRateApart(`${lister.url}/v1/tasks`, lister.headers, SECONDS, CONNECTIONS))
+      f.listStatus.push(await getRateApart(`${lister.url}/v1/tasks?status=completed`, lister.headers, SECONDS, CONNECTIONS))
+      f.get.push(await getRateApart(`${lister.url}/v1/tasks/${lister.taskId}`, lister.headers, SECONDS, CONNECTIONS))
+      f.bare.push(await getRateApart(`${bare.url}/tasks/${lister.taskId}`, {}, SECONDS, CONNECTIONS))
     }
     say(`  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`)
   }

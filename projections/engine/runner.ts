@@ -52,7 +52,7 @@ export class ProjectionRunner {
     readonly projection: Projection,
     private readonly options: RunnerOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? 500
+    this.batchSize = options.batchSize ?? 100
     this.partitions = options.partitions ?? ALL_PARTITIONS
   }
 

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import { ALL_PROJECTIONS, ProjectionProgress, ReadModels } from '../../projections/index.js'
 import { Budgets } from '../commands/create-task/budget.js'
 import type { Config } from '../config.js'
+import { EndedTasks } from '../queries/read-task.js'
 import { KnownSessions } from '../queries/require-session.js'
 import { EventStore } from './nats/event-store.js'
 import { PendingTasks } from './nats/pending-tasks.js'
@@ -28,6 +29,7 @@ export interface Infra {
   /** Month-to-date spend as of the log, kept by this process for the accounts it serves. */
   readonly budgets: Budgets
   readonly knownSessions: KnownSessions
+  readonly endedTasks: EndedTasks
   readonly clock: () => Date
   close(): Promise<void>
 }
@@ -52,6 +54,7 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     return {
       config, log, nc, js, jsm, mongo, db, readModels, progress, pendingTasks, events, budgets,
       knownSessions: new KnownSessions(),
+      endedTasks: new EndedTasks(),
       clock: () => new Date(),
       async close() {
         budgets.stop()

@@ -3,18 +3,43 @@ import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
 import { Task } from '../domain/tasks/task.js'
 import type { Infra } from '../infra/context.js'
 
+const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
+const MAX_ENDED = 5000
+
 /**
- * A task as its owner sees it, never older than the log: from the read model when that has
- * applied the task's last event (always so once it ended: nothing follows a terminal
- * event), otherwise folded from the log itself, so a task whose creation was acknowledged
- * is never reported missing and a GET after any write shows it.
+ * Tasks that have ended, as read: nothing follows a terminal event (invariant 3), so an
+ * ended task's document never changes again and can be served from memory.
+ */
+export class EndedTasks {
+  private readonly docs = new Map<string, TaskDoc>()
+
+  get(accountId: string, taskId: string): TaskDoc | undefined {
+    const doc = this.docs.get(taskId)
+    return doc?.accountId === accountId ? doc : undefined
+  }
+
+  remember(doc: TaskDoc): void {
+    if (this.docs.size >= MAX_ENDED) this.docs.delete(this.docs.keys().next().value as string)
+    this.docs.set(doc._id, doc)
+  }
+}
+
+/**
+ * A task as its owner sees it, never older than the log. A task in flight changes by the
+ * millisecond and has a short history: it is folded from its events in the log. An ended
+ * task is read from the read model (the log's answer when that has not applied the end
+ * yet), then kept in memory. A task whose creation was acknowledged is never missing.
  */
 export async function readTask(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
+  const remembered = infra.endedTasks.get(accountId, taskId)
+  if (remembered) return remembered
+  const last = await infra.events.lastEvent('task', { accountId, aggregateId: taskId })
+  if (!last) return null
+  if (!TERMINAL.has(last.type)) return readTaskFromLog(infra, accountId, taskId)
   const doc = await findTask(infra.readModels, accountId, taskId)
-  if (doc && (doc.status === 'completed' || doc.status === 'failed')) return doc
-  const last = await infra.events.version('task', { accountId, aggregateId: taskId })
-  if (doc && doc._seq >= last) return doc
-  return last === 0 ? null : readTaskFromLog(infra, accountId, taskId)
+  const ended = doc && doc._seq >= last.seq ? doc : await readTaskFromLog(infra, accountId, taskId)
+  if (ended) infra.endedTasks.remember(ended)
+  return ended
 }
 
 /** The task as the log has it, ignoring the read model. */

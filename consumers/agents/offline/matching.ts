@@ -23,24 +23,53 @@ export interface SubspecialtyPick {
   readonly matched: readonly Term[]
 }
 
+/** Computed once per catalogue entry: the catalogue is static, and every run scores against it. */
+function once<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const known = new WeakMap<K, V>()
+  return (key) => {
+    if (!known.has(key)) known.set(key, compute(key))
+    return known.get(key) as V
+  }
+}
+
 /** Words of the agent's own type and name, e.g. "paid" and "media" for the Paid Media Specialist. */
-function identityOf(agent: Agent): Set<string> {
-  return new Set(wordsOf(`${agent.type.replace(/-/g, ' ')} ${agent.name}`))
+const identityOf = once((agent: Agent) => new Set(wordsOf(`${agent.type.replace(/-/g, ' ')} ${agent.name}`)))
+
+const agentKeywordsOf = once((agent: Agent) => new Set(wordsOf(PLAYBOOKS[agent.type].keywords.join(' '))))
+
+interface Vocabulary {
+  /** Words of the id, name and playbook keywords. */
+  readonly strong: ReadonlySet<string>
+  /** Words of the description. */
+  readonly weak: ReadonlySet<string>
+  /** The multi-word id and name, as words. */
+  readonly phrases: readonly (readonly string[])[]
+}
+
+const vocabularies = new Map<string, Vocabulary>()
+
+function vocabulary(type: AgentType, sub: Subspecialty): Vocabulary {
+  const key = `${type}/${sub.id}`
+  let known = vocabularies.get(key)
+  if (!known) {
+    const keywords = subspecialtyPlaybook(type, sub.id)?.keywords ?? []
+    known = {
+      strong: new Set(wordsOf(`${sub.id.replace(/-/g, ' ')} ${sub.name} ${keywords.join(' ')}`)),
+      weak: new Set(wordsOf(sub.description)),
+      phrases: [sub.id.replace(/-/g, ' '), sub.name].map(wordsOf).filter((words) => words.length > 1),
+    }
+    vocabularies.set(key, known)
+  }
+  return known
 }
 
 /** The words of a multi-word id or name of the subspecialty that the brief says word for word. */
-function phraseIn(sub: Subspecialty, briefText: string): readonly string[] {
-  for (const label of [sub.id.replace(/-/g, ' '), sub.name]) {
-    const words = wordsOf(label)
-    if (words.length > 1 && briefText.includes(` ${words.join(' ')} `)) return words
-  }
-  return []
+function phraseIn(type: AgentType, sub: Subspecialty, briefText: string): readonly string[] {
+  return vocabulary(type, sub).phrases.find((words) => briefText.includes(` ${words.join(' ')} `)) ?? []
 }
 
 function scoreSubspecialty(type: AgentType, sub: Subspecialty, brief: readonly Term[]): SubspecialtyPick {
-  const keywords = subspecialtyPlaybook(type, sub.id)?.keywords ?? []
-  const strong = new Set(wordsOf(`${sub.id.replace(/-/g, ' ')} ${sub.name} ${keywords.join(' ')}`))
-  const weak = new Set(wordsOf(sub.description))
+  const { strong, weak } = vocabulary(type, sub)
   let score = 0
   const matched: Term[] = []
   for (const term of brief) {
@@ -59,7 +88,7 @@ export function rankSubspecialties(agent: Agent, brief: readonly Term[]): Subspe
   return agent.subspecialties
     .map((sub, index) => {
       const pick = scoreSubspecialty(agent.type, sub, specific)
-      const phrase = phraseIn(sub, briefText)
+      const phrase = phraseIn(agent.type, sub, briefText)
       if (phrase.length === 0) return { pick, index }
       const matched = brief.filter((term) => pick.matched.includes(term) || phrase.includes(term.key))
       return { pick: { ...pick, score: pick.score + PHRASE, matched }, index }
@@ -95,7 +124,7 @@ export interface SpecialistPick {
 /** How strongly a brief calls for a specialist: agent-level words plus its two best subspecialties. */
 export function scoreSpecialist(agent: Agent, brief: readonly Term[]): SpecialistPick {
   const identity = identityOf(agent)
-  const keywords = new Set(wordsOf(PLAYBOOKS[agent.type].keywords.join(' ')))
+  const keywords = agentKeywordsOf(agent)
   const ranked = rankSubspecialties(agent, brief)
   const matched = new Set<Term>()
   let score = 0
