@@ -7,7 +7,7 @@ import { formatUsd } from '../../domain/money.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
 import type { EventStore } from '../../infra/nats/event-store.js'
 
-/** How long a check waits for this process's view of spend to reach the account's last task event. */
+/** How long a check waits for this process's view of spend to reach the end of the task stream. */
 const CATCH_UP_MS = 2000
 
 export interface MonthToDate {
@@ -32,7 +32,7 @@ export interface BudgetDeps {
 
 /**
  * Month-to-date spend (UTC month) per account, including the reservations of tasks in
- * flight, as of the account's last task event in the log: the `account_spend` projection
+ * flight, as of everything the log held when the check began: the `account_spend` projection
  * kept in this process's memory (a LiveView), so that a check never waits for the projector
  * and a task that just finished counts for the very next request. Reservations this
  * process grants are counted at once, before their TaskCreated is even appended, so
@@ -69,12 +69,12 @@ export class Budgets {
     this.granted.set(taskId, { docId: known.docId, micros })
   }
 
-  /** The account's budget and its spend document as of its last task event in the log. */
+  /** The account's budget and its spend document as of the task stream's end when asked. */
   private async asOfLog(accountId: string, now: Date): Promise<AsOfLog> {
     const docId = spendId(accountId, billingMonth(now))
     const [account, fence] = await Promise.all([
       this.deps.events.load(Account, { accountId, aggregateId: accountId }),
-      this.deps.events.lastSequence('task', accountId),
+      this.deps.events.head('task'),
     ])
     if (account.state.status !== 'active') throw new NotFoundError('account not found')
     const { doc, caughtUp } = await this.view.get(docId, fence, CATCH_UP_MS)

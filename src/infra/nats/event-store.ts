@@ -100,9 +100,18 @@ export class EventStore {
     return this.readFiltered(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)
   }
 
-  /** Sequence of the account's last event of a category (0 if none), from any replica. */
-  lastSequence(category: AggregateCategory, accountId: string): Promise<number> {
-    return this.lastSequenceOn(category, accountSubjects(category, accountId))
+  /**
+   * The last sequence of the stream that holds a category: a fence for "everything stored
+   * before now". Stream info is answered from the stream's state, whatever its size; a
+   * `last_by_subj` over an account's wildcard would cost more the more subjects it has.
+   */
+  async head(category: AggregateCategory): Promise<number> {
+    const stream = streamOf(category)
+    try {
+      return (await this.jsm.streams.info(stream)).state.last_seq
+    } catch (err) {
+      throw new EventStoreUnavailableError(`could not read the state of ${stream}`, { cause: err })
+    }
   }
 
   /** An aggregate's last event (null if it has none), without reading its history. */
