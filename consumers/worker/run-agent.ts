@@ -1,6 +1,6 @@
 import type { Issuer } from '../../src/commands/execute.js'
 import { findAgent } from '../../src/domain/agents/catalogue.js'
-import { requireOpenSession, Session } from '../../src/domain/sessions/session.js'
+import { requireOpenSession, Session, type SessionState } from '../../src/domain/sessions/session.js'
 import type { FailureReason, FinishTask } from '../../src/domain/tasks/task.js'
 import { AgentRunError, type AgentRunRequest } from '../agents/provider.js'
 import { runEffects } from './run-effects.js'
@@ -14,6 +14,13 @@ export interface RunLinks {
   readonly parent: AbortSignal | null
   /** Filled with the ids of the tasks this run delegates to. */
   readonly children: string[]
+  /** The session, when the caller started reading it already (while it claimed the task). */
+  readonly session?: Promise<SessionState>
+}
+
+/** The task's session as the log has it. */
+export async function readSession(ctx: RunContext, accountId: string, sessionId: string): Promise<SessionState> {
+  return (await ctx.infra.events.load(Session, { accountId, aggregateId: sessionId })).state
 }
 
 /**
@@ -21,13 +28,13 @@ export interface RunLinks {
  * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
  * ends; tokens a failed run spent are still counted.
  */
-export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, children }: RunLinks): Promise<FinishTask> {
+export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, children, session: reading }: RunLinks): Promise<FinishTask> {
   const timeout = AbortSignal.timeout(ctx.timeoutMs)
   // Ended when this run ends, however it ends: whatever it started (delegated runs) stops with it.
   const ended = new AbortController()
   const signal = AbortSignal.any([timeout, ctx.shutdown, ended.signal, ...(parent ? [parent] : [])])
   try {
-    const session = requireOpenSession((await ctx.infra.events.load(Session, { accountId: key.accountId, aggregateId: task.sessionId })).state)
+    const session = requireOpenSession(await (reading ?? readSession(ctx, key.accountId, task.sessionId)))
     const request: AgentRunRequest = {
       task: { id: key.taskId, agentType: task.agentType, instruction: task.instruction, title: task.title },
       agent: findAgent(task.agentType),

@@ -5,12 +5,13 @@ import { startTask, type ClaimedTask, type RunningTask } from '../../src/command
 import type { Issuer } from '../../src/commands/execute.js'
 import { ConflictError } from '../../src/domain/errors.js'
 import type { Recorded } from '../../src/domain/message.js'
+import type { SessionState } from '../../src/domain/sessions/session.js'
 import { Task, TaskNotClaimableError, type FinishTask, type TaskCreated, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import type { Loaded } from '../../src/infra/nats/event-store.js'
 import type { AgentProvider } from '../agents/provider.js'
 import type { PlatformConnectors } from '../connectors/platform-connectors.js'
-import { PARENT_ENDED, runAgent } from './run-agent.js'
+import { PARENT_ENDED, readSession, runAgent } from './run-agent.js'
 
 export interface TaskKey {
   readonly accountId: string
@@ -52,8 +53,11 @@ export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   // it as that, without reading it (should anything have been appended since, the claim
   // conflicts, and the task is read below).
   if (!ref.redelivered) {
+    // The session is read while the claim is appended: one round trip fewer before the run.
+    const session = readSession(ctx, key.accountId, ref.created.data.sessionId)
+    session.catch(() => undefined)
     const claimed = await claim(ctx, key, issuer, asDelivered(ref.created))
-    if (claimed) return void (await runClaimed(ctx, key, claimed, issuer, null))
+    if (claimed) return void (await runClaimed(ctx, key, claimed, issuer, null, session))
   }
   const loaded = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId })
   const { state } = loaded
@@ -85,11 +89,13 @@ export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer, loade
 }
 
 /** Runs a claimed task's agent, records its end and what it learned. `parent` aborts a delegated run when its supervisor's run ends. */
-export async function runClaimed(ctx: RunContext, key: TaskKey, claimed: ClaimedTask, issuer: Issuer, parent: AbortSignal | null): Promise<FinishTask> {
+export async function runClaimed(
+  ctx: RunContext, key: TaskKey, claimed: ClaimedTask, issuer: Issuer, parent: AbortSignal | null, session?: Promise<SessionState>,
+): Promise<FinishTask> {
   const task = claimed.state
   ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
   const children: string[] = []
-  const outcome = await runAgent(ctx, key, task, issuer, { parent, children })
+  const outcome = await runAgent(ctx, key, task, issuer, { parent, children, ...(session ? { session } : {}) })
   await finish(ctx, key, outcome, issuer, claimed)
   await failUnfinishedChildren(ctx, key, children, issuer)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)

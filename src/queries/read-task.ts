@@ -25,19 +25,20 @@ export class EndedTasks {
 }
 
 /**
- * A task as its owner sees it, never older than the log. A task in flight changes by the
- * millisecond and has a short history: it is folded from its events in the log. An ended
- * task is read from the read model (the log's answer when that has not applied the end
- * yet), then kept in memory. A task whose creation was acknowledged is never missing.
+ * A task as its owner sees it, never older than the log. Its events are read first (one
+ * request; a task has a handful): a task in flight changes by the millisecond and is folded
+ * from them. An ended task is served from the read model once that has applied its end (the
+ * fold until then), then kept in memory. A task whose creation was acknowledged is never missing.
  */
 export async function readTask(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
   const remembered = infra.endedTasks.get(accountId, taskId)
   if (remembered) return remembered
-  const last = await infra.events.lastEvent('task', { accountId, aggregateId: taskId })
+  const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
+  const last = events.at(-1)
   if (!last) return null
-  if (!TERMINAL.has(last.type)) return readTaskFromLog(infra, accountId, taskId)
+  if (!TERMINAL.has(last.type)) return taskDocFromHistory(events)
   const doc = await findTask(infra.readModels, accountId, taskId)
-  const ended = doc && doc._seq >= last.seq ? doc : await readTaskFromLog(infra, accountId, taskId)
+  const ended = doc && doc._seq >= last.seq ? doc : taskDocFromHistory(events)
   if (ended) infra.endedTasks.remember(ended)
   return ended
 }

@@ -114,17 +114,6 @@ export class EventStore {
     }
   }
 
-  /** An aggregate's last event (null if it has none), without reading its history. */
-  async lastEvent(category: AggregateCategory, key: AggregateKey): Promise<RecordedEvent | null> {
-    const subjects = aggregateSubjects(category, key.accountId, key.aggregateId)
-    try {
-      const msg = await this.jsm.direct.getMessage(streamOf(category), { last_by_subj: subjects })
-      return msg ? decodeEvent(msg) : null
-    } catch (err) {
-      throw new EventStoreUnavailableError(`could not read the last event on ${subjects}`, { cause: err })
-    }
-  }
-
   /** Sequence of an aggregate's last event (0 if it has none): whether it exists, without reading its history. */
   version(category: AggregateCategory, key: AggregateKey): Promise<number> {
     return this.lastSequenceOn(category, aggregateSubjects(category, key.accountId, key.aggregateId))
