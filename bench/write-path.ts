@@ -4,8 +4,12 @@
  *
  *   npm run bench        ROUNDS=3 SECONDS=5 CONNECTIONS=10 BURST=1000 STORED=100000 DURABLE=1
  *
- * mats runs as `npm start` runs it: every role in one process, on nats-server and the
- * embedded MongoDB-wire server, offline agents at 0 ms, rate limits off.
+ * Two rigs, each its own nats-server and embedded MongoDB-wire server (patched FerretDB):
+ * - the write path alone: an API process with nothing else consuming, for POST /v1/tasks
+ *   against JetStream publish-with-ack to the same server (item 1);
+ * - the whole service as `npm start` runs it (every role in one process, offline agents at
+ *   0 ms), for tasks end to end against BullMQ on Redis, reads, lag and the rebuild.
+ * Rate limits off. The clients run in a process of their own.
  */
 import { randomUUID } from 'node:crypto'
 import { cpus } from 'node:os'
@@ -14,6 +18,7 @@ import { collectionName } from '../projections/engine/read-models.js'
 import type { RecordedEvent } from '../src/domain/message.js'
 import { bareFindOne, bullmqBurst, insertManySeconds, rawPublishRate, startRedis, type Burst } from './baselines.js'
 import { benchServers, benchService, type BenchServers } from './harness.js'
+import type { Role, ServiceHooks } from '../src/service.js'
 import { quiesce } from './mats.js'
 import { burstApart, getRateApart, postRateApart } from './client-process.js'
 import { seedTasks } from './seed.js'
@@ -30,10 +35,16 @@ const WORKER_CONCURRENCY = 4
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
 interface Figures {
-  post: number[]; publish: number[]; burst: number[]; bull: number[]; p50: number[]; bullP50: number[]
+  post: number[]; publish: number[]; postAll: number[]; burst: number[]; bull: number[]; p50: number[]; bullP50: number[]
   list: number[]; listStatus: number[]; get: number[]; bare: number[]
 }
-const empty = (): Figures => ({ post: [], publish: [], burst: [], bull: [], p50: [], bullP50: [], list: [], listStatus: [], get: [], bare: [] })
+const empty = (): Figures => ({ post: [], publish: [], postAll: [], burst: [], bull: [], p50: [], bullP50: [], list: [], listStatus: [], get: [], bare: [] })
+
+/** Servers with a service on them, and a caller of it. */
+interface Rig {
+  readonly servers: BenchServers
+  readonly caller: BenchCaller
+}
 
 /** Lag from an event's append to its tasks read-model write, recorded while bursts run. */
 const lag = { recording: false, ms: [] as number[] }
@@ -43,12 +54,14 @@ function onProjected(projection: string, events: readonly RecordedEvent[]): void
   for (const event of events) lag.ms.push(now - Date.parse(event.occurredAt))
 }
 
-async function measure(servers: BenchServers, redisUrl: string, writer: BenchCaller, lister: BenchCaller | null, label: string): Promise<Figures> {
+async function measure(writes: Rig, full: Rig, lister: BenchCaller | null, redisUrl: string, label: string): Promise<Figures> {
   const f = empty()
-  const bare = lister ? await bareFindOne(servers.mongoUrl, collectionName(tasksProjection, lister.service.infra.readModels.generationOf(tasksProjection))) : null
+  const writer = full.caller
+  const bare = lister ? await bareFindOne(full.servers.mongoUrl, collectionName(tasksProjection, lister.service.infra.readModels.generationOf(tasksProjection))) : null
   for (let round = 1; round <= ROUNDS; round++) {
-    f.post.push(await postRateApart(writer.url, writer.headers, writer.sessionId, SECONDS, CONNECTIONS))
-    f.publish.push(await rawPublishRate(servers.natsUrl, SECONDS, CONNECTIONS))
+    f.post.push(await postRateApart(writes.caller.url, writes.caller.headers, writes.caller.sessionId, SECONDS, CONNECTIONS))
+    f.publish.push(await rawPublishRate(writes.servers.natsUrl, SECONDS, CONNECTIONS))
+    f.postAll.push(await postRateApart(writer.url, writer.headers, writer.sessionId, SECONDS, CONNECTIONS))
     await quiesce(writer.service.infra)
     lag.recording = true
     const burst: Burst = await burstApart(writer.url, writer.headers, writer.sessionId, BURST, CONNECTIONS)
@@ -63,7 +76,7 @@ async function measure(servers: BenchServers, redisUrl: string, writer: BenchCal
       f.get.push(await getRateApart(`${lister.url}/v1/tasks/${lister.taskId}`, lister.headers, SECONDS, CONNECTIONS))
       f.bare.push(await getRateApart(`${bare.url}/tasks/${lister.taskId}`, {}, SECONDS, CONNECTIONS))
     }
-    say(`  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`)
+    say(`  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s; every role in one process ${f.postAll.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`)
   }
   await bare?.stop()
   return f
@@ -86,6 +99,7 @@ function printFigures(f: Figures, label: string, withReads: boolean): void {
   say(`\n${label}`)
   say(`  ${'figure'.padEnd(44)} ${'mats: median (range)'.padEnd(26)} ${'baseline: median (range)'.padEnd(34)} ${'ratio'.padStart(7)}   goal`)
   row(`1. POST /v1/tasks, ${CONNECTIONS} connections (/s)`, spread(f.post), `publish+ack ${show(spread(f.publish))}`, ratio(f.post, f.publish), '≥ 0.10', verdict(spread(f.post).median / spread(f.publish).median, 0.1))
+  row('   same, every role in one process (npm start)', spread(f.postAll), '', ratio(f.postAll, f.publish), '', '')
   row(`2. no-op tasks, bursts of ${BURST} (tasks/s)`, spread(f.burst), `BullMQ ${show(spread(f.bull))}`, ratio(f.burst, f.bull), '≥ 0.50', verdict(spread(f.burst).median / spread(f.bull).median, 0.5))
   row('2. p50 POST → completed in GET (ms)', spread(f.p50), `BullMQ add → completed ${show(spread(f.bullP50))}`, ratio(f.p50, f.bullP50), '≤ 5', verdict(spread(f.p50).median / spread(f.bullP50).median, 5, true))
   if (!withReads) return
@@ -131,51 +145,61 @@ async function stopAll(): Promise<void> {
   for (const stop of started.splice(0).reverse()) await stop().catch(() => undefined)
 }
 
+const FULL_ENV = { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
+
+async function aRig(roles: Role[], options: { syncAlways?: boolean; hooks?: ServiceHooks } = {}): Promise<Rig> {
+  const servers = await benchServers(options.syncAlways ? { syncAlways: true } : {})
+  started.push(servers.stop)
+  const service = await benchService(servers.natsUrl, servers.mongoUrl, FULL_ENV, roles, options.hooks ?? {})
+  started.push(service.stop)
+  return { servers, caller: await aBenchCaller(service) }
+}
+
+/** Stores tasks of other accounts, `LISTED` per account, until `total` are stored. */
+async function storeUpTo(rig: Rig, from: number, total: number): Promise<void> {
+  for (let stored = from; stored < total; stored += LISTED) await seedTasks(rig.caller.service.infra, randomUUID(), LISTED)
+}
+
 async function main(): Promise<void> {
   say(`mats write-path benchmark, ${new Date().toISOString()}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, Node ${process.version}`)
   say(`rounds ${ROUNDS} × ${SECONDS} s, ${CONNECTIONS} connections, bursts of ${BURST}, worker concurrency ${WORKER_CONCURRENCY}, ${STORED.toLocaleString('en-US')} tasks stored for item 3`)
   const redis = await startRedis()
   started.push(redis.stop)
-  const servers = await benchServers()
-  started.push(servers.stop)
-  const service = await benchService(servers.natsUrl, servers.mongoUrl, { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }, ['api', 'worker', 'projector'], { onProjected })
-  started.push(service.stop)
-  const writer = await aBenchCaller(service)
-  const lister = await aBenchCaller(service)
-  await seedTasks(service.infra, lister.accountId, LISTED)
-  await quiesce(service.infra)
+  const writes = await aRig(['api'])
+  const full = await aRig(['api', 'worker', 'projector'], { hooks: { onProjected } })
+  const lister = await aBenchCaller(full.caller.service)
+  await seedTasks(full.caller.service.infra, lister.accountId, LISTED)
+  await quiesce(full.caller.service.infra)
   await lister.pickTask()
 
-  say('\nmeasuring with 1,000 tasks stored')
-  const small = await measure(servers, redis.url, writer, lister, 'small')
+  say(`\nmeasuring with ${LISTED.toLocaleString('en-US')} tasks stored`)
+  const small = await measure(writes, full, lister, redis.url, 'small')
   say(`\nstoring ${STORED.toLocaleString('en-US')} tasks`)
   const seeding = performance.now()
-  for (let stored = LISTED; stored < STORED; stored += LISTED) await seedTasks(service.infra, randomUUID(), LISTED)
-  await quiesce(service.infra)
+  await Promise.all([storeUpTo(full, LISTED, STORED), storeUpTo(writes, 0, STORED)])
+  await quiesce(full.caller.service.infra)
   say(`  stored and projected in ${((performance.now() - seeding) / 1000).toFixed(0)} s`)
   const lagAtSmall = [...lag.ms]
   lag.ms.length = 0
-  const large = await measure(servers, redis.url, writer, lister, 'large')
+  const large = await measure(writes, full, lister, redis.url, 'large')
 
-  printFigures(small, `With ${LISTED.toLocaleString('en-US')} tasks stored (default sync interval)`, true)
+  printFigures(small, `With ${LISTED.toLocaleString('en-US')} tasks stored (nats-server's default sync interval)`, true)
   printFigures(large, `With ${STORED.toLocaleString('en-US')} tasks stored`, true)
   printGrowth(small, large)
   const lagAll = [...lagAtSmall, ...lag.ms]
   say(`\n5. Projection lag during the bursts: append → tasks read-model write, ${lagAll.length} events`)
   say(`  p50 ${percentile(lagAll, 50)} ms, p99 ${percentile(lagAll, 99)} ms (goal p99 ≤ 1000 ms: ${verdict(percentile(lagAll, 99), 1000, true)}), max ${Math.max(...lagAll)} ms`)
   for (const line of histogram(lagAll, [5, 10, 25, 50, 100, 250, 500, 1000])) say(line)
-  await rebuild(servers, lister)
+  await rebuild(full.servers, lister)
   await stopAll()
 
   if (process.env.DURABLE !== '0') {
     say('\nmeasuring with sync_interval: always')
     const redisAgain = await startRedis()
     started.push(redisAgain.stop)
-    const durable = await benchServers({ syncAlways: true })
-    started.push(durable.stop)
-    const durableService = await benchService(durable.natsUrl, durable.mongoUrl, { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }, ['api', 'worker', 'projector'])
-    started.push(durableService.stop)
-    const figures = await measure(durable, redisAgain.url, await aBenchCaller(durableService), null, 'durable')
+    const durableWrites = await aRig(['api'], { syncAlways: true })
+    const durableFull = await aRig(['api', 'worker', 'projector'], { syncAlways: true })
+    const figures = await measure(durableWrites, durableFull, null, redisAgain.url, 'durable')
     printFigures(figures, 'With nats-server sync_interval: always (fsync before every acknowledgement)', false)
     await stopAll()
   }
