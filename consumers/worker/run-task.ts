@@ -46,7 +46,7 @@ export type Running = RunningTask
  * worker died in between. Never throws for a task that was dealt with; the caller
  * acknowledges the message afterwards.
  */
-export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
+export async function runTask(ctx: RunContext, ref: TaskRef, onAgentEnded?: () => void): Promise<void> {
   const key: TaskKey = { accountId: ref.accountId, taskId: ref.taskId }
   const issuer: Issuer = { correlationId: ref.taskId, keyId: null }
   // First delivery: the task is almost always still what the delivered event says, so claim
@@ -57,7 +57,7 @@ export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
     const session = readSession(ctx, key.accountId, ref.created.data.sessionId)
     session.catch(() => undefined)
     const claimed = await claim(ctx, key, issuer, asDelivered(ref.created))
-    if (claimed) return void (await runClaimed(ctx, key, claimed, issuer, null, session))
+    if (claimed) return void (await runClaimed(ctx, key, claimed, issuer, null, session, onAgentEnded))
   }
   const loaded = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId })
   const { state } = loaded
@@ -71,7 +71,7 @@ export async function runTask(ctx: RunContext, ref: TaskRef): Promise<void> {
   if (state.status === 'completed') return learnFacts(ctx, key, state.sessionId, state.learnedFacts, issuer)
   if (state.status !== 'pending') return
   const running = await claim(ctx, key, issuer, loaded)
-  if (running) await runClaimed(ctx, key, running, issuer, null)
+  if (running) await runClaimed(ctx, key, running, issuer, null, undefined, onAgentEnded)
 }
 
 function asDelivered(created: Recorded<TaskCreated>): Loaded<TaskState, TaskEvent> {
@@ -90,12 +90,13 @@ export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer, loade
 
 /** Runs a claimed task's agent, records its end and what it learned. `parent` aborts a delegated run when its supervisor's run ends. */
 export async function runClaimed(
-  ctx: RunContext, key: TaskKey, claimed: ClaimedTask, issuer: Issuer, parent: AbortSignal | null, session?: Promise<SessionState>,
+  ctx: RunContext, key: TaskKey, claimed: ClaimedTask, issuer: Issuer, parent: AbortSignal | null, session?: Promise<SessionState>, onAgentEnded?: () => void,
 ): Promise<FinishTask> {
   const task = claimed.state
   ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
   const children: string[] = []
   const outcome = await runAgent(ctx, key, task, issuer, { parent, children, ...(session ? { session } : {}) })
+  onAgentEnded?.()
   await finish(ctx, key, outcome, issuer, claimed)
   await failUnfinishedChildren(ctx, key, children, issuer)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)

@@ -40,7 +40,10 @@ export interface WorkerOptions {
 export class TaskWorker {
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   private readonly scheduler = new TaskScheduler<Held>()
+  /** Every task this worker is dealing with, until its message is acknowledged. */
   private readonly running = new Map<JsMsg, Promise<void>>()
+  /** Tasks holding one of the `concurrency` slots: from their claim until their agent run returns. */
+  private slots = 0
   private readonly shutdown = new AbortController()
   private readonly log: Logger
   private fetching: ConsumerMessages | undefined
@@ -131,13 +134,28 @@ export class TaskWorker {
     this.dispatch()
   }
 
+  /**
+   * Starts the best waiting tasks while slots are free. A slot is held while the agent runs,
+   * not while its end is appended and its message acknowledged: `concurrency` bounds agent
+   * runs (the model calls), and the next run need not wait for the bookkeeping of the last.
+   */
   private dispatch(): void {
-    while (!this.stopping && this.running.size < this.options.concurrency) {
+    while (!this.stopping && this.slots < this.options.concurrency) {
       const entry = this.scheduler.next()
       if (!entry) return
       const { msg, ref } = entry.item
       const ctx = { infra: this.infra, provider: this.provider, connectors: this.connectors, workerId: this.workerId, timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
-      const run = runTask(ctx, ref)
+      this.slots++
+      let held = true
+      const release = (): void => {
+        if (!held) return
+        held = false
+        this.slots--
+        this.scheduler.finished(entry.accountId)
+        this.wake?.()
+        this.dispatch()
+      }
+      const run = runTask(ctx, ref, release)
         .then(() => msg.ack())
         .catch((err: unknown) => {
           // The log or the read models could not be reached: hand the message back for another try.
@@ -146,9 +164,7 @@ export class TaskWorker {
         })
         .finally(() => {
           this.running.delete(msg)
-          this.scheduler.finished(entry.accountId)
-          this.wake?.()
-          this.dispatch()
+          release()
         })
       this.running.set(msg, run)
     }

@@ -1,4 +1,4 @@
-import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamClient } from '@nats-io/jetstream'
+import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { KV } from '@nats-io/kv'
 import { openBucket } from '../../src/infra/nats/buckets.js'
 import { ALL_PARTITIONS, PARTITIONS } from './partitions.js'
@@ -24,14 +24,14 @@ export class PartitionLeases {
   private readonly memberKey: string
 
   /** `database`: leases are per set of read models; projectors of another database do not share them. */
-  private constructor(private readonly kv: KV, database: string, readonly memberId: string) {
+  private constructor(private readonly kv: KV, private readonly jsm: JetStreamManager, database: string, readonly memberId: string) {
     this.scope = keyToken(database)
     this.memberKey = `${this.scope}.members.${keyToken(memberId)}`
   }
 
   static async open(js: JetStreamClient, database: string, memberId: string, options: { replicas: number; ttlMs: number }): Promise<PartitionLeases> {
     const kv = await openBucket(js, BUCKET, { history: 1, replicas: options.replicas, ttl: options.ttlMs, storage: StorageType.Memory })
-    return new PartitionLeases(kv, database, memberId)
+    return new PartitionLeases(kv, await js.jetstreamManager(), database, memberId)
   }
 
   /**
@@ -63,10 +63,16 @@ export class PartitionLeases {
     await this.kv.delete(this.memberKey).catch(() => undefined)
   }
 
+  /**
+   * The members whose entry is live. Listed from the stream's subjects, not with `kv.keys()`,
+   * which creates a consumer each time (the server keeps each for minutes: a tick a second
+   * left hundreds, and nats-server spent a core on them).
+   */
   private async memberCount(): Promise<number> {
-    let count = 0
-    for await (const _key of await this.kv.keys(`${this.scope}.members.*`)) count++
-    return Math.max(1, count)
+    const root = `$KV.${BUCKET}.`
+    const info = await this.jsm.streams.info(`KV_${BUCKET}`, { subjects_filter: `${root}${this.scope}.members.*` })
+    const entries = await Promise.all(Object.keys(info.state.subjects ?? {}).map((subject) => this.kv.get(subject.slice(root.length))))
+    return Math.max(1, entries.filter((entry) => entry?.operation === 'PUT').length)
   }
 
   private leaseKey(projection: string, partition: number): string {

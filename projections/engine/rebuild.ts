@@ -22,8 +22,9 @@ export async function rebuildProjections(
   onProgress: (progress: RebuildProgress) => void,
 ): Promise<void> {
   const { readModels } = deps
-  const replaced: { projection: Projection; generation: number }[] = []
-  for (const projection of projections) {
+  // The replays read different streams or the same one side by side: the store and the
+  // server work on one while this process decodes another.
+  const flipped = await Promise.all(projections.map(async (projection) => {
     const generation = await readModels.openGeneration(projection)
     const runner = new ProjectionRunner(deps, projection, {
       generation,
@@ -35,8 +36,9 @@ export async function rebuildProjections(
     const applied = await readModels.checkpoint(projection, generation)
     const previous = await readModels.activate(projection, generation)
     onProgress({ projection: projection.name, phase: 'activated', applied, last: applied })
-    if (previous !== generation) replaced.push({ projection, generation: previous })
-  }
+    return { projection, generation: previous, replaced: previous !== generation }
+  }))
+  const replaced = flipped.filter((f) => f.replaced)
   if (replaced.length === 0) return
   await new Promise((r) => setTimeout(r, readModels.staleAfterMs))
   for (const { projection, generation } of replaced) {

@@ -2,7 +2,7 @@ import type { Filter } from 'mongodb'
 import type { ReadModels } from '../engine/read-models.js'
 import type { Stored } from '../engine/projection.js'
 import { tasksProjection, type TaskDoc } from '../read-models/tasks.js'
-import { findOwned, newestFirst, type Page } from './owned.js'
+import { newestFirst, type Page } from './owned.js'
 
 export interface TaskFilter {
   readonly sessionId?: string | undefined
@@ -18,8 +18,4 @@ export function listTasks(readModels: ReadModels, accountId: string, filter: Tas
     ...(filter.agentType ? { agentType: filter.agentType } : {}),
   }
   return newestFirst(readModels.collection<TaskDoc>(tasksProjection), query, page, limit)
-}
-
-export async function findTask(readModels: ReadModels, accountId: string, taskId: string): Promise<Stored<TaskDoc> | null> {
-  return findOwned(readModels.collection<TaskDoc>(tasksProjection), accountId, taskId)
 }

@@ -1,4 +1,3 @@
-import { findTask } from '../../projections/queries/tasks.js'
 import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
 import { Task } from '../domain/tasks/task.js'
 import type { Infra } from '../infra/context.js'
@@ -25,22 +24,18 @@ export class EndedTasks {
 }
 
 /**
- * A task as its owner sees it, never older than the log. Its events are read first (one
- * request; a task has a handful): a task in flight changes by the millisecond and is folded
- * from them. An ended task is served from the read model once that has applied its end (the
- * fold until then), then kept in memory. A task whose creation was acknowledged is never missing.
+ * A task as its owner sees it: its own events, folded with the tasks projection's `evolve`
+ * (one request; a task has a handful), so never older than the log and never missing once
+ * its creation was acknowledged. An ended task is kept in memory. The tasks read model is
+ * for what spans tasks (lists, filters, counts); one task is exactly its events.
  */
 export async function readTask(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
   const remembered = infra.endedTasks.get(accountId, taskId)
   if (remembered) return remembered
   const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
-  const last = events.at(-1)
-  if (!last) return null
-  if (!TERMINAL.has(last.type)) return taskDocFromHistory(events)
-  const doc = await findTask(infra.readModels, accountId, taskId)
-  const ended = doc && doc._seq >= last.seq ? doc : taskDocFromHistory(events)
-  if (ended) infra.endedTasks.remember(ended)
-  return ended
+  const doc = taskDocFromHistory(events)
+  if (doc && TERMINAL.has(events.at(-1)?.type ?? '')) infra.endedTasks.remember(doc)
+  return doc
 }
 
 /** The task as the log has it, ignoring the read model. */

@@ -71,6 +71,8 @@ t.test('given two projector processes, they share the partitions; when the one w
   const { state } = await infra.jsm.streams.info('MATS_SESSIONS')
   await until('the read models to catch up', async () => (await readModels.checkpoint(ALL_PROJECTIONS.find((p) => p.name === 'sessions')!, 1)) >= state.last_seq, 20_000)
   t.same(await snapshot(readModels), await snapshot(await cleanPass(infra, 'partitioned_clean')), 'the same read models as one clean pass')
+  const leases = await infra.jsm.streams.info('KV_mats_projector_leases')
+  t.equal(leases.state.consumer_count, 0, 'renewing leases leaves no consumer behind on the server')
   survivor.kill('SIGTERM')
   t.equal(await exited(survivor), 0)
 })
