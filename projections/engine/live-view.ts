@@ -74,7 +74,11 @@ export class LiveView<Doc extends { _id: string }> {
   }
 
   private start(): Promise<void> {
-    this.started ??= this.follow()
+    // A failed start (NATS away) is not remembered: the next call tries again.
+    this.started ??= this.follow().catch((err: unknown) => {
+      this.started = undefined
+      throw err
+    })
     return this.started
   }
 
