@@ -41,7 +41,9 @@ export class ReadModels {
   /** Creates generation 1 and its indexes for every new projection, then loads the pointers. */
   async init(): Promise<void> {
     for (const projection of this.projections) {
+      // Processes starting together on an empty database race to insert it: losing is fine.
       await this.generations.updateOne({ _id: projection.name }, { $setOnInsert: { active: 1, latest: 1 } }, { upsert: true })
+        .catch((err: unknown) => { if (!isDuplicateKey(err)) throw err })
     }
     await this.refresh()
     for (const projection of this.projections) await this.ensureIndexes(projection, this.generationOf(projection))

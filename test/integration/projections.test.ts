@@ -179,3 +179,11 @@ t.test('a batch that changes 500 existing documents is written in chunks the sto
   t.equal(docs.length, 500)
   t.ok(docs.every((doc) => doc.autonomy === 'autonomous'), 'every document has the change')
 })
+
+t.test('processes starting together on an empty database all initialize its read models (no duplicate-key failure)', async (t) => {
+  const database = 'started_together'
+  const starts = await Promise.allSettled(Array.from({ length: 6 }, () => readModelsIn(infra, database)))
+  t.same(starts.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason)), [], 'no start failed')
+  const generations = await infra.mongo.db(database).collection('projection_generations').find({}).toArray()
+  t.equal(generations.length, ALL_PROJECTIONS.length, 'one generation pointer per read model')
+})
