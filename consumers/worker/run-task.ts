@@ -9,6 +9,8 @@ import type { SessionState } from '../../src/domain/sessions/session.js'
 import { Task, TaskNotClaimableError, type FinishTask, type TaskCreated, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import type { Loaded } from '../../src/infra/nats/event-store.js'
+import type { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
+import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
 import type { AgentProvider } from '../agents/provider.js'
 import type { PlatformConnectors } from '../connectors/platform-connectors.js'
 import { PARENT_ENDED, readSession, runAgent } from './run-agent.js'
@@ -30,6 +32,8 @@ export interface RunContext {
   readonly provider: AgentProvider
   readonly connectors: PlatformConnectors
   readonly workerId: string
+  /** Who else is alive: a redelivered task is lost only if its claimer is not. */
+  readonly heartbeats: WorkerHeartbeats
   readonly timeoutMs: number
   /** Aborts every run when the worker's shutdown grace period is over. */
   readonly shutdown: AbortSignal
@@ -37,6 +41,18 @@ export interface RunContext {
 }
 
 export type Running = RunningTask
+
+/** A redelivered task's claimer is still alive (its in-progress acks were lost, not it): the message is handed back for later. */
+export class ClaimerAliveError extends Error {
+  override readonly name = 'ClaimerAliveError'
+  constructor(message: string, readonly aliveForMs: number) {
+    super(message)
+  }
+}
+
+/** How long a finished run keeps trying to record its end while the log is out of reach. */
+const FINISH_RETRY_MS = 10 * 60 * 1000
+const FINISH_BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000] as const
 
 /**
  * Takes one delivered TaskCreated to its end. A pending task is claimed and run once. A
@@ -59,13 +75,16 @@ export async function runTask(ctx: RunContext, ref: TaskRef, onAgentEnded?: () =
     const claimed = await claim(ctx, key, issuer, asDelivered(ref.created))
     if (claimed) return void (await runClaimed(ctx, key, claimed, issuer, null, session, onAgentEnded))
   }
-  const loaded = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId })
+  // At least the delivered event: a lagging replica must not make the task look absent (invariant 10).
+  const loaded = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId }, { atLeast: ref.created.seq })
   const { state } = loaded
   if (state.status === 'running') {
     if (!ref.redelivered) return ctx.log.warn({ taskId: ref.taskId }, 'task already running under another delivery; left alone')
     // A delegated task is run by its supervisor's worker, which holds no message for it: its
     // own message coming back says nothing. Should that worker die, its supervisor's does.
     if (await runByItsSupervisor(ctx, key, state)) return ctx.log.info({ taskId: ref.taskId }, 'delegated task running under its supervisor; left alone')
+    const aliveForMs = state.workerId === ctx.workerId ? 0 : await ctx.heartbeats.aliveFor(state.workerId, ctx.infra.clock())
+    if (aliveForMs > 0) throw new ClaimerAliveError(`task ${key.taskId} is still run by ${state.workerId}, which is alive`, aliveForMs)
     return failLost(ctx, key, state, issuer)
   }
   if (state.status === 'completed') return learnFacts(ctx, key, state.sessionId, state.learnedFacts, issuer)
@@ -140,11 +159,30 @@ async function learnFacts(ctx: RunContext, key: TaskKey, sessionId: string, fact
 
 async function finish(ctx: RunContext, key: TaskKey, outcome: FinishTask, issuer: Issuer, known?: ClaimedTask): Promise<void> {
   try {
-    await finishTask(ctx.infra, key, outcome, issuer, known)
+    await untilReachable(ctx, key, () => finishTask(ctx.infra, key, outcome, issuer, known))
     ctx.log.info({ taskId: key.taskId, outcome: outcome.outcome, ...(outcome.outcome === 'failed' ? { reason: outcome.reason } : {}) }, 'task finished')
   } catch (err) {
     // Another worker already ended it (it judged this one lost): its verdict stands.
     if (!(err instanceof ConflictError)) throw err
     ctx.log.warn({ taskId: key.taskId }, 'task had already ended; outcome dropped')
+  }
+}
+
+/**
+ * A run that ended is never dropped for want of the log (invariant 11): its end is appended
+ * again (idempotently: the same decision, guarded by the claim's sequence) until NATS takes
+ * it, for up to FINISH_RETRY_MS, while the worker keeps the task's message alive.
+ */
+async function untilReachable(ctx: RunContext, key: TaskKey, append: () => Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + FINISH_RETRY_MS
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return void (await append())
+    } catch (err) {
+      if (!isDependencyUnavailable(err) || Date.now() > deadline) throw err
+      const backoff = FINISH_BACKOFF_MS[Math.min(attempt, FINISH_BACKOFF_MS.length - 1)] ?? 5000
+      ctx.log.warn({ err, taskId: key.taskId, attempt }, 'could not record the end of a run; trying again')
+      await new Promise((resolve) => setTimeout(resolve, backoff * (0.5 + Math.random())))
+    }
   }
 }

@@ -7,9 +7,10 @@ import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { Recorded } from '../../src/domain/message.js'
 import type { TaskCreated } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
+import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
-import { runTask, type TaskRef } from './run-task.js'
+import { ClaimerAliveError, runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
 
 export const WORKER_CONSUMER = 'mats-worker'
@@ -22,6 +23,7 @@ interface Held {
 const STREAM = streamOf('task')
 const NANOS_PER_MS = 1_000_000
 const FETCH_EXPIRES_MS = 1000
+const CLAIMER_MARGIN_MS = 100
 
 export interface WorkerOptions {
   readonly concurrency: number
@@ -42,6 +44,14 @@ export class TaskWorker {
   private readonly scheduler = new TaskScheduler<Held>()
   /** Every task this worker is dealing with, until its message is acknowledged. */
   private readonly running = new Map<JsMsg, Promise<void>>()
+  /**
+   * Deliveries of a task this worker already holds, by task id: after NATS was out of reach
+   * its TaskCreated may come back to the worker that runs it. It keeps its run, and settles
+   * these with the first delivery.
+   */
+  private readonly redeliveries = new Map<string, JsMsg[]>()
+  private heartbeats: WorkerHeartbeats | undefined
+  private beatInterval = 0
   /** Tasks holding one of the `concurrency` slots: from their claim until their agent run returns. */
   private slots = 0
   private readonly shutdown = new AbortController()
@@ -63,8 +73,11 @@ export class TaskWorker {
 
   async start(): Promise<void> {
     await this.ensureConsumer()
-    const interval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
-    this.keepAlive = setInterval(() => this.touchAll(), interval)
+    this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
+    this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
+    await this.beat()
+    this.keepAlive = setInterval(() => this.touchAll(), this.beatInterval)
+    void this.touchOnReconnect()
     this.loop = this.fetchLoop()
     this.log.info({ concurrency: this.options.concurrency, provider: this.provider.name }, 'worker started')
   }
@@ -79,7 +92,7 @@ export class TaskWorker {
     this.wake?.()
     void this.fetching?.close()
     await this.loop
-    for (const entry of this.scheduler.drain()) entry.item.msg.nak()
+    for (const entry of this.scheduler.drain()) this.settle(entry.item.ref.taskId, entry.item.msg, (m) => m.nak())
     const settled = Promise.allSettled(this.running.values())
     const grace = new Promise<'grace over'>((resolve) => setTimeout(() => resolve('grace over'), graceMs).unref())
     if ((await Promise.race([settled, grace])) === 'grace over') {
@@ -88,6 +101,7 @@ export class TaskWorker {
       await settled
     }
     clearInterval(this.keepAlive)
+    await this.heartbeats?.forget(this.workerId).catch(() => undefined)
     this.log.info('worker stopped')
   }
 
@@ -128,6 +142,9 @@ export class TaskWorker {
   private enqueue(msg: JsMsg): void {
     if (this.stopping) return msg.nak()
     const event = decodeEvent(msg) as unknown as Recorded<TaskCreated>
+    const again = this.redeliveries.get(event.aggregateId)
+    if (again) return void again.push(msg)
+    this.redeliveries.set(event.aggregateId, [])
     const priority = event.data.priority ?? 'normal'
     const ref = { accountId: event.accountId, taskId: event.aggregateId, created: event, redelivered: msg.redelivered }
     this.scheduler.add({ accountId: event.accountId, priority, seq: msg.seq, item: { msg, ref } })
@@ -144,7 +161,7 @@ export class TaskWorker {
       const entry = this.scheduler.next()
       if (!entry) return
       const { msg, ref } = entry.item
-      const ctx = { infra: this.infra, provider: this.provider, connectors: this.connectors, workerId: this.workerId, timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
+      const ctx = { infra: this.infra, provider: this.provider, connectors: this.connectors, workerId: this.workerId, heartbeats: this.requireHeartbeats(), timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
       this.slots++
       let held = true
       const release = (): void => {
@@ -156,11 +173,16 @@ export class TaskWorker {
         this.dispatch()
       }
       const run = runTask(ctx, ref, release)
-        .then(() => msg.ack())
+        .then(() => this.settle(ref.taskId, msg, (m) => m.ack()))
         .catch((err: unknown) => {
-          // The log or the read models could not be reached: hand the message back for another try.
+          // Asked again just after the claimer's heartbeat runs out; the claimer's own end usually comes first.
+          if (err instanceof ClaimerAliveError) {
+            this.log.info({ taskId: ref.taskId }, err.message)
+            return this.settle(ref.taskId, msg, (m) => m.nak(err.aliveForMs + CLAIMER_MARGIN_MS))
+          }
+          // The log could not be reached: hand the message back for another try.
           this.log.error({ err, taskId: ref.taskId }, 'could not process task; it will be redelivered')
-          msg.nak(this.options.ackWaitMs)
+          this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
         })
         .finally(() => {
           this.running.delete(msg)
@@ -170,8 +192,34 @@ export class TaskWorker {
     }
   }
 
+  private settle(taskId: string, msg: JsMsg, how: (msg: JsMsg) => void): void {
+    for (const delivery of [msg, ...(this.redeliveries.get(taskId) ?? [])]) how(delivery)
+    this.redeliveries.delete(taskId)
+  }
+
+  private requireHeartbeats(): WorkerHeartbeats {
+    if (!this.heartbeats) throw new Error('the worker has not started')
+    return this.heartbeats
+  }
+
+  /** In-progress acks for every message held, and this worker's heartbeat; both only matter when they reach NATS. */
   private touchAll(): void {
     for (const entry of this.scheduler.items()) entry.item.msg.working()
     for (const msg of this.running.keys()) msg.working()
+    for (const again of this.redeliveries.values()) for (const msg of again) msg.working()
+    this.beat().catch((err: unknown) => this.log.warn({ err }, 'could not say this worker is alive'))
+  }
+
+  /** Alive for one ack wait and one more beat: a worker is judged dead only after its messages would have been redelivered anyway. */
+  private async beat(): Promise<void> {
+    await this.heartbeats?.beat(this.workerId, this.options.ackWaitMs + this.beatInterval)
+  }
+
+  /** Right after NATS comes back, before the server redelivers what it thinks abandoned. */
+  private async touchOnReconnect(): Promise<void> {
+    for await (const status of this.infra.nc.status()) {
+      if (this.stopping) return
+      if (status.type === 'reconnect') this.touchAll()
+    }
   }
 }

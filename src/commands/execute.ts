@@ -51,9 +51,11 @@ export async function execute<State, Event extends EventDraft>(
   issuer: Issuer,
   options: ExecuteOptions<State, Event> = {},
 ): Promise<Executed<State, Event>> {
+  // After a conflict the log holds more than was seen: the next load must see past it, even on a lagging replica.
+  let mustSee = 0
   for (let attempt = 1; ; attempt++) {
     const known = options.loaded ?? (options.isNew ? unborn(aggregate) : undefined)
-    const loaded = attempt === 1 && known ? known : await infra.events.load(aggregate, key)
+    const loaded = attempt === 1 && known ? known : await infra.events.load(aggregate, key, { atLeast: mustSee })
     const drafts = decide(loaded.state)
     const accountId = loaded.accountId ?? key.accountId
     const metadata: EventMetadata = { correlationId: issuer.correlationId, causationId: null, keyId: issuer.keyId }
@@ -69,6 +71,7 @@ export async function execute<State, Event extends EventDraft>(
       return { accountId, state, appended, history }
     } catch (err) {
       if (!(err instanceof ConcurrencyError) || attempt >= (options.maxAttempts ?? DEFAULT_ATTEMPTS)) throw err
+      mustSee = loaded.version + 1
       // Writers that collided once would collide again if they retried in lockstep.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
     }

@@ -4,7 +4,7 @@ import type { Static, TObject, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { DomainError } from '../domain/errors.js'
 import type { Infra } from '../infra/context.js'
-import { EventStoreUnavailableError } from '../infra/nats/event-store.js'
+import { isDependencyUnavailable } from '../infra/unavailable.js'
 import type { Principal } from '../http/authenticator.js'
 import { describeValidation } from '../http/plugins/errors.js'
 import type { Limiter, LimitGroup } from '../http/plugins/rate-limit.js'
@@ -80,7 +80,7 @@ function toolError(message: string): CallToolResult {
 /** The message REST would put in `{ error }` (src/http/plugins/errors.ts). */
 function messageOf(err: unknown, log: FastifyBaseLogger, tool: string): string {
   if (err instanceof DomainError) return err.message
-  const dependency = err instanceof EventStoreUnavailableError
+  const dependency = isDependencyUnavailable(err)
   log.error({ err, tool }, dependency ? 'dependency unavailable' : 'unhandled error in MCP tool')
   return dependency ? 'service temporarily unavailable, retry later' : 'internal error'
 }

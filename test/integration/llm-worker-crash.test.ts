@@ -12,6 +12,7 @@ import { startFakeModelServer, type ModelRequestView, type ModelReply } from '..
 import { MODEL, PROVIDER_KEY, type TaskView } from '../helpers/language-models.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { exited, spawnMats } from '../helpers/processes.js'
+import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, startTestService, testLog } from '../helpers/service.js'
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
@@ -76,7 +77,7 @@ t.test('a delegated task’s own message coming back while its supervisor runs i
   await createTask(infra, accountId, { ...base, taskId: childId, agentType: 'seo', instruction: 'Audit the kit pages', taskType: 'delegated', parentTaskId: parentId }, operator())
   await startTask(infra, { accountId, taskId: childId }, 'worker-a', operator())
 
-  const ctx: RunContext = { infra, provider: createAgentProvider(infra.config, testLog()), connectors: NO_CONNECTORS, workerId: 'worker-b', timeoutMs: 5000, shutdown: new AbortController().signal, log: testLog() }
+  const ctx: RunContext = { infra, provider: createAgentProvider(infra.config, testLog()), connectors: NO_CONNECTORS, workerId: 'worker-b', heartbeats: await WorkerHeartbeats.open(infra.js, 1), timeoutMs: 5000, shutdown: new AbortController().signal, log: testLog() }
   const [created] = (await infra.events.load(Task, { accountId, aggregateId: childId })).events
   if (created?.type !== 'TaskCreated') throw new Error('the child has no TaskCreated')
   const child = { accountId, taskId: childId, created, redelivered: true }

@@ -9,7 +9,7 @@ import {
   RateLimitedError,
   UnauthorizedError,
 } from '../../domain/errors.js'
-import { EventStoreUnavailableError } from '../../infra/nats/event-store.js'
+import { isDependencyUnavailable } from '../../infra/unavailable.js'
 
 const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [InvalidInputError, 400],
@@ -18,8 +18,10 @@ const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [RateLimitedError, 429],
-  [EventStoreUnavailableError, 503],
 ]
+
+/** Seconds a client is asked to wait when NATS or MongoDB is out of reach: about one election or reconnect. */
+const RETRY_AFTER_S = 2
 
 /** The one error handler: every failure leaves as `{ error }` with the right status. */
 export default fp(async function errors(app: FastifyInstance) {
@@ -30,8 +32,11 @@ export default fp(async function errors(app: FastifyInstance) {
     const mapped = STATUS_OF.find(([type]) => err instanceof type)
     if (mapped) {
       if (mapped[1] === 401) void reply.header('www-authenticate', 'Bearer')
-      if (mapped[1] >= 500) request.log.error({ err }, 'dependency unavailable')
-      return reply.code(mapped[1]).send({ error: mapped[1] >= 500 ? 'service temporarily unavailable, retry later' : err.message })
+      return reply.code(mapped[1]).send({ error: err.message })
+    }
+    if (isDependencyUnavailable(err)) {
+      request.log.warn({ err }, 'dependency unavailable')
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send({ error: 'service temporarily unavailable, retry later' })
     }
     const status = err.statusCode ?? 500
     if (status >= 400 && status < 500 && !(err instanceof DomainError)) {

@@ -30,14 +30,15 @@ const ERROR_DESCRIPTIONS = {
   404: 'Not found, or owned by another account',
   409: 'An identical task is already pending',
   429: 'Rate limited; see Retry-After',
+  503: 'NATS or MongoDB is out of reach for now; retry after Retry-After seconds',
 } as const
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
 
-/** Response schemas for the error statuses a route can answer. */
+/** Response schemas for the error statuses a route can answer; every route that reaches NATS or MongoDB can answer 503. */
 export function errors(...statuses: ErrorStatus[]): Record<ErrorStatus, TSchema> {
   const responses = {} as Record<ErrorStatus, TSchema>
-  for (const status of statuses) responses[status] = Type.Object(ErrorBody.properties, { description: ERROR_DESCRIPTIONS[status] })
+  for (const status of [...statuses, 503] as const) responses[status] = Type.Object(ErrorBody.properties, { description: ERROR_DESCRIPTIONS[status] })
   return responses
 }
 

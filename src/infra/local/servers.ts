@@ -132,3 +132,36 @@ export async function startMongo(opts: ServerOptions & { database: string }): Pr
   ]
   return launch('ferretdb', args, port, opts, url)
 }
+
+export interface LocalCluster {
+  /** Every node's client URL, comma-separated, as NATS_URL takes them. */
+  readonly url: string
+  readonly nodes: readonly (LocalServer & { readonly name: string })[]
+  stop(): Promise<void>
+}
+
+/**
+ * Three (or `size`) nats-servers routed into one JetStream cluster on loopback: the
+ * production topology (docs/operations.md), for the fault tests. Resolves once they listen;
+ * the caller waits for a meta leader before creating streams.
+ */
+export async function startNatsCluster(opts: NatsOptions & { size?: number }): Promise<LocalCluster> {
+  const size = opts.size ?? 3
+  const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() })))
+  const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`).join(', ')
+  const nodes = await Promise.all(ports.map(async (p, i) => {
+    const name = `n${i + 1}`
+    const dir = join(opts.dataDir, name)
+    await mkdir(dir, { recursive: true })
+    const config = join(dir, 'nats-server.conf')
+    await writeFile(config, [
+      `server_name: ${name}`,
+      `listen: 127.0.0.1:${p.client}`,
+      `jetstream { store_dir: "${dir}"${opts.syncAlways ? ', sync_interval: always' : ''} }`,
+      `cluster { name: mats, listen: 127.0.0.1:${p.route}, routes: [${routes}] }`,
+    ].join('\n'))
+    const server = await launch('nats-server', ['-c', config], p.client, { ...opts, dataDir: dir }, `nats://127.0.0.1:${p.client}`)
+    return { ...server, name }
+  }))
+  return { url: nodes.map((n) => n.url).join(','), nodes, stop: async () => { await Promise.all(nodes.map((n) => n.stop())) } }
+}

@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import {
-  JetStreamApiCodes,
-  JetStreamApiError,
-  JetStreamError,
-  type JetStreamClient,
-  type JetStreamManager,
-  type StoredMsg,
-} from '@nats-io/jetstream'
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
+import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
+import { LogReader } from './log-reader.js'
 import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
 
-/** Another writer appended to the aggregate since it was loaded. */
-export class ConcurrencyError extends Error {
-  override readonly name = 'ConcurrencyError'
-}
-
-/** The log could not be read or written (NATS down, timeout). */
-export class EventStoreUnavailableError extends Error {
-  override readonly name = 'EventStoreUnavailableError'
-}
+export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
+export { decodeEvent } from './event-codec.js'
 
 export interface AggregateKey {
   /** `*` when only the aggregate id is known (operator commands such as key revocation). */
@@ -40,20 +28,32 @@ export interface AppendOptions {
   readonly now: Date
 }
 
-const LOAD_BATCH = 256
-const utf8 = new TextDecoder()
+export interface LoadOptions {
+  /**
+   * A sequence the caller knows the aggregate has reached (a delivered event, a conflict
+   * on append): the load reads at least that far, whichever replica answers first.
+   */
+  readonly atLeast?: number
+}
 
 export class EventStore {
+  private readonly reader: LogReader
+
   constructor(
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
-  ) {}
+  ) {
+    this.reader = new LogReader(jsm)
+  }
 
+  /** The aggregate's state from its events; never "absent" for one the log holds (see LogReader). */
   async load<State, Event extends EventDraft>(
     aggregate: Aggregate<State, Event>,
     key: AggregateKey,
+    options: LoadOptions = {},
   ): Promise<Loaded<State, Event>> {
-    const events = await this.readAggregate<Event>(aggregate.category, key)
+    const filter = aggregateSubjects(aggregate.category, key.accountId, key.aggregateId)
+    const events = (await this.reader.read(streamOf(aggregate.category), filter, 1, options.atLeast)) as unknown as Recorded<Event>[]
     let state = aggregate.initialState
     for (const event of events) state = aggregate.evolve(state, event as unknown as Event)
     const last = events.at(-1)
@@ -97,7 +97,7 @@ export class EventStore {
    * what a read model at `afterSeq` has yet to apply.
    */
   async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number): Promise<RecordedEvent[]> {
-    return this.readFiltered(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)
+    return this.reader.read(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)
   }
 
   /**
@@ -116,16 +116,7 @@ export class EventStore {
 
   /** Sequence of an aggregate's last event (0 if it has none): whether it exists, without reading its history. */
   version(category: AggregateCategory, key: AggregateKey): Promise<number> {
-    return this.lastSequenceOn(category, aggregateSubjects(category, key.accountId, key.aggregateId))
-  }
-
-  private async lastSequenceOn(category: AggregateCategory, subjects: string): Promise<number> {
-    try {
-      const msg = await this.jsm.direct.getMessage(streamOf(category), { last_by_subj: subjects })
-      return msg?.seq ?? 0
-    } catch (err) {
-      throw new EventStoreUnavailableError(`could not read the last event on ${subjects}`, { cause: err })
-    }
+    return this.reader.last(streamOf(category), aggregateSubjects(category, key.accountId, key.aggregateId))
   }
 
   private async publish(subject: string, envelope: EventEnvelope, expected: number, guard: string): Promise<number> {
@@ -142,39 +133,4 @@ export class EventStore {
       throw new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })
     }
   }
-
-  private async readAggregate<Event extends EventDraft>(category: AggregateCategory, key: AggregateKey): Promise<Recorded<Event>[]> {
-    const events = await this.readFiltered(streamOf(category), aggregateSubjects(category, key.accountId, key.aggregateId), 1)
-    return events as unknown as Recorded<Event>[]
-  }
-
-  private async readFiltered(stream: string, filter: string, fromSeq: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = []
-    let from = fromSeq
-    for (;;) {
-      const batch = await this.directBatch(stream, filter, from)
-      for (const msg of batch) events.push(decodeEvent(msg))
-      if (batch.length < LOAD_BATCH) return events
-      from = (batch.at(-1)?.seq ?? from) + 1
-    }
-  }
-
-  private async directBatch(stream: string, filter: string, seq: number): Promise<StoredMsg[]> {
-    try {
-      const iterator = await this.jsm.direct.getBatch(stream, { seq, next_by_subj: filter, batch: LOAD_BATCH })
-      const messages: StoredMsg[] = []
-      for await (const msg of iterator) messages.push(msg)
-      return messages
-    } catch (err) {
-      // An aggregate with no (more) events: the direct get answers 404.
-      if (err instanceof JetStreamError && 'code' in err && err.code === 404) return []
-      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.NoMessageFound) return []
-      throw new EventStoreUnavailableError(`could not read ${filter} from ${stream}`, { cause: err })
-    }
-  }
-}
-
-export function decodeEvent(msg: { subject: string; seq: number; data: Uint8Array }): RecordedEvent {
-  const envelope = JSON.parse(utf8.decode(msg.data)) as EventEnvelope
-  return { ...envelope, seq: msg.seq, subject: msg.subject }
 }

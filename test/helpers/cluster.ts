@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { connect } from '@nats-io/transport-node'
+import { jetstreamManager } from '@nats-io/jetstream'
+import type { Test } from 'tap'
+import { startMongo, startNatsCluster, type LocalCluster } from '../../src/infra/local/servers.js'
+import type { Infra } from '../../src/infra/context.js'
+import type { TestServers } from './servers.js'
+import { until } from './wait.js'
+
+export interface ClusterServers extends TestServers {
+  readonly cluster: LocalCluster
+}
+
+/** Three routed nats-servers (JetStream, R3-capable) and a MongoDB-wire server, per test. */
+export async function startClusterServers(t: Test): Promise<ClusterServers> {
+  const dir = await mkdtemp(join(tmpdir(), 'mats-cluster-'))
+  const [cluster, mongo] = await Promise.all([
+    startNatsCluster({ dataDir: join(dir, 'nats') }),
+    startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' }),
+  ])
+  t.teardown(async () => {
+    await Promise.all([cluster.stop(), mongo.stop()])
+    await rm(dir, { recursive: true, force: true })
+  })
+  await jetStreamReady(cluster.url)
+  const [first] = cluster.nodes
+  if (!first) throw new Error('the cluster has no nodes')
+  return { natsUrl: cluster.url, mongoUrl: mongo.url, nats: first, mongo, dir, cluster }
+}
+
+/** Routed servers elect a JetStream meta leader a moment after they listen. */
+async function jetStreamReady(url: string): Promise<void> {
+  const nc = await connect({ servers: url.split(',') })
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 1000, checkAPI: false })
+    await until('the cluster to elect a JetStream meta leader', () => jsm.getAccountInfo().then(() => true, () => false), 30_000, 200)
+  } finally {
+    await nc.close()
+  }
+}
+
+/** The node that leads a stream now. */
+export async function streamLeader(infra: Infra, cluster: LocalCluster, stream: string) {
+  const name = (await infra.jsm.streams.info(stream)).cluster?.leader
+  const node = cluster.nodes.find((n) => n.name === name)
+  if (!node) throw new Error(`no node leads ${stream} (leader: ${name ?? 'none'})`)
+  return node
+}
+
+/** Ids of the tasks that have a terminal event in the log. */
+export async function endedTaskIds(infra: Infra): Promise<Set<string>> {
+  const ended = new Set<string>()
+  for (const type of ['TaskCompleted', 'TaskFailed']) {
+    const info = await infra.jsm.streams.info('MATS_TASKS', { subjects_filter: `mats.task.*.*.${type}` })
+    for (const subject of Object.keys(info.state.subjects ?? {})) ended.add(subject.split('.')[3] ?? '')
+  }
+  return ended
+}
