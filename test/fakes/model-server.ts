@@ -17,9 +17,17 @@ export interface ModelCall {
 }
 
 export type ModelReply =
-  | { readonly text: string; readonly calls?: readonly ModelCall[]; readonly usage?: { input: number; output: number }; readonly truncated?: boolean }
+  /** `usage: null` leaves the usage field out, as some servers do. */
+  | { readonly text: string; readonly calls?: readonly ModelCall[]; readonly usage?: Usage | null; readonly truncated?: boolean }
+  /** A well-formed reply with nothing in it: `choices: []` / `content: []`. */
+  | { readonly empty: true; readonly usage?: Usage }
+  /** An error in the wire's format: OpenAI `{error: {message, type, code}}`, Anthropic `{type: "error", error: {type, message}}`. */
   | { readonly status: number; readonly error: string; readonly headers?: Record<string, string> }
+  /** A body sent as it is (a proxy's HTML page, JSON cut short), 200 unless told. */
+  | { readonly raw: string; readonly contentType: string; readonly status?: number }
   | { readonly hang: true }
+
+interface Usage { readonly input: number; readonly output: number }
 
 /** What a request says, whichever wire it came in. */
 export interface ModelRequestView {
@@ -66,9 +74,12 @@ export async function startFakeModelServer(t: Test, wire: Wire, script: ModelScr
     const reply = await script(view)
     if ('hang' in reply) return
     pending--
+    if ('raw' in reply) return void res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType }).end(reply.raw)
     if ('status' in reply) return send(res, reply.status, errorBody(wire, reply.status, reply.error), reply.headers)
     sequence++
-    send(res, 200, (wire === 'openai' ? openAIReply : anthropicReply)(view.model, reply, sequence))
+    const content = 'empty' in reply ? { text: '', usage: reply.usage } : reply
+    const answer = (wire === 'openai' ? openAIReply : anthropicReply)(view.model, content, sequence)
+    send(res, 200, 'empty' in reply && wire === 'openai' ? { ...answer, choices: [] } : answer)
   })
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
@@ -136,8 +147,8 @@ function viewAnthropic(path: string, headers: IncomingHttpHeaders, body: Json): 
   }
 }
 
-function openAIReply(model: string, reply: Extract<ModelReply, { text: string }>, n: number): unknown {
-  const usage = reply.usage ?? DEFAULT_USAGE
+function openAIReply(model: string, reply: Extract<ModelReply, { text: string }>, n: number): Json {
+  const usage = reply.usage === undefined ? DEFAULT_USAGE : reply.usage
   const calls = reply.calls ?? []
   return {
     id: `chatcmpl-${n}`,
@@ -156,12 +167,12 @@ function openAIReply(model: string, reply: Extract<ModelReply, { text: string }>
           : {}),
       },
     }],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    ...(usage ? { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } } : {}),
   }
 }
 
-function anthropicReply(model: string, reply: Extract<ModelReply, { text: string }>, n: number): unknown {
-  const usage = reply.usage ?? DEFAULT_USAGE
+function anthropicReply(model: string, reply: Extract<ModelReply, { text: string }>, n: number): Json {
+  const usage = reply.usage === undefined ? DEFAULT_USAGE : reply.usage
   const calls = reply.calls ?? []
   return {
     id: `msg_${n}`,
@@ -174,6 +185,6 @@ function anthropicReply(model: string, reply: Extract<ModelReply, { text: string
     ],
     stop_reason: reply.truncated ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    ...(usage ? { usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } : {}),
   }
 }

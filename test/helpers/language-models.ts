@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream'
+import pino, { type Logger } from 'pino'
 import type { Test } from 'tap'
 import type { Infra } from '../../src/infra/context.js'
 import { startFakeModelServer, type FakeModelServer, type ModelScript, type Wire } from '../fakes/model-server.js'
@@ -31,10 +33,11 @@ export interface LanguageModelRig {
 }
 
 /** A fake provider speaking `wire`, the service pointed at it, and a caller with a session. */
-export async function languageModelRig(t: Test, servers: TestServers, wire: Wire, script: ModelScript, options: { env?: Record<string, string>; session?: Record<string, unknown> } = {}): Promise<LanguageModelRig> {
+export async function languageModelRig(t: Test, servers: TestServers, wire: Wire, script: ModelScript, options: { env?: Record<string, string>; session?: Record<string, unknown>; log?: Logger } = {}): Promise<LanguageModelRig> {
   const fake = await startFakeModelServer(t, wire, script)
   const service = await startTestService(t, servers, {
     env: { LLM_PROVIDER: wire, LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL, LLM_PRICES: PRICES, LLM_MAX_RETRIES: '2', ...options.env },
+    ...(options.log ? { log: options.log } : {}),
   })
   const caller = await aCaller(service.infra, service.url)
   const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody(options.session))
@@ -49,4 +52,11 @@ export async function runToEnd(api: ApiClient, body: Record<string, unknown>, ti
     const { body: { task } } = await api.get<{ task: TaskView }>(`/v1/tasks/${created.body.task.id}`)
     return (task.status === 'completed' || task.status === 'failed') && task
   }, timeoutMs)
+}
+
+/** A logger whose lines (JSON text) the test can read. */
+export function capturingLog(level: string): { readonly log: Logger; readonly lines: string[] } {
+  const lines: string[] = []
+  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString('utf8')); done() } })
+  return { log: pino({ level }, sink), lines }
 }

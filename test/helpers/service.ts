@@ -1,4 +1,4 @@
-import pino from 'pino'
+import pino, { type Logger } from 'pino'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../../src/config.js'
 import { connectInfra, type Infra } from '../../src/infra/context.js'
@@ -35,9 +35,9 @@ export interface TestService extends RunningService {
 export async function startTestService(
   t: Test,
   servers: TestServers,
-  options: { env?: Record<string, string>; roles?: readonly Role[] } = {},
+  options: { env?: Record<string, string>; roles?: readonly Role[]; log?: Logger } = {},
 ): Promise<TestService> {
-  const service = await startService(testConfig(servers, options.env), testLog(), new Set(options.roles ?? ROLES))
+  const service = await startService(testConfig(servers, options.env), options.log ?? testLog(), new Set(options.roles ?? ROLES))
   t.teardown(() => service.stop())
   if (!service.url) throw new Error('the api role is not running')
   return { ...service, url: service.url, stop: () => service.stop() }

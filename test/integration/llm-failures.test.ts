@@ -1,11 +1,9 @@
-import { Writable } from 'node:stream'
-import pino from 'pino'
 import t from 'tap'
 import { monthToDate } from '../../src/commands/create-task/budget.js'
 import { tasksProjection } from '../../projections/index.js'
 import { startService } from '../../src/service.js'
 import { startFakeModelServer, type ModelReply, type ModelRequestView } from '../fakes/model-server.js'
-import { languageModelRig, MODEL, PRICES, PROVIDER_KEY, runToEnd } from '../helpers/language-models.js'
+import { capturingLog, languageModelRig, MODEL, PRICES, PROVIDER_KEY, runToEnd } from '../helpers/language-models.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -97,10 +95,9 @@ for (const wire of ['openai', 'anthropic'] as const) {
 t.test('the provider key is sent to the provider only: never logged, stored, or put in an error', async (t) => {
   const fake = await startFakeModelServer(t, 'openai', (request: ModelRequestView) =>
     request.turn === 0 ? { status: 401, error: `Incorrect API key provided: ${PROVIDER_KEY}` } : deliverable)
-  const lines: string[] = []
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString('utf8')); done() } })
+  const { log, lines } = capturingLog('trace')
   const config = testConfig(servers, { LLM_PROVIDER: 'openai', LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL, LLM_PRICES: PRICES, LOG_LEVEL: 'trace' })
-  const service = await startService(config, pino({ level: 'trace' }, sink), new Set(['api', 'worker', 'projector'] as const))
+  const service = await startService(config, log, new Set(['api', 'worker', 'projector'] as const))
   t.teardown(() => service.stop())
   const caller = await aCaller(service.infra, service.url ?? '')
   const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())

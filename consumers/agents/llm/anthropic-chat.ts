@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
-import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { ChatMessage, ChatModel, ChatRequest, ChatTurn, ToolSpec } from './chat.js'
-import { sdkLogger, toProviderError, type ClientSettings } from './client-settings.js'
+import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool, ToolResultBlockParam, Usage } from '@anthropic-ai/sdk/resources/messages'
+import { type ChatMessage, type ChatModel, type ChatRequest, type ChatTurn, estimateTokens, type ToolSpec } from './chat.js'
+import { describeReply, malformedReply, sdkLogger, toProviderError, type ClientSettings } from './client-settings.js'
 
 /**
  * Anthropic Messages with tool use through the official `@anthropic-ai/sdk`. The SDK
@@ -28,27 +28,41 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   async complete(request: ChatRequest, signal: AbortSignal): Promise<ChatTurn> {
+    const wire: MessageCreateParamsNonStreaming = {
+      model: request.model,
+      max_tokens: this.#maxOutputTokens,
+      system: request.system,
+      messages: toWire(request.messages),
+      ...(request.tools.length > 0 ? { tools: request.tools.map(toolToWire) } : {}),
+    }
+    let message: Message
     try {
-      const message = await this.#client.messages.create(
-        {
-          model: request.model,
-          max_tokens: this.#maxOutputTokens,
-          system: request.system,
-          messages: toWire(request.messages),
-          ...(request.tools.length > 0 ? { tools: request.tools.map(toolToWire) } : {}),
-        },
-        { signal },
-      )
-      const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n')
-      const toolCalls = message.content.flatMap((block) =>
-        block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
-      )
-      const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = message.usage
-      const inputTokens = input_tokens + (cache_creation_input_tokens ?? 0) + (cache_read_input_tokens ?? 0)
-      return { text, toolCalls, truncated: message.stop_reason === 'max_tokens', inputTokens, outputTokens: output_tokens }
+      message = await this.#client.messages.create(wire, { signal })
     } catch (err) {
       throw toProviderError(err, signal, Anthropic, this.#apiKey)
     }
+    return readMessage(message, wire)
+  }
+}
+
+/** The SDK's types are what the API promises; what a server (or a proxy) sent is checked. */
+function readMessage(message: Message, wire: MessageCreateParamsNonStreaming): ChatTurn {
+  if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) {
+    throw malformedReply(`no content array in ${describeReply(message)}`)
+  }
+  const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n')
+  const toolCalls = message.content.flatMap((block) =>
+    block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
+  )
+  // A server that reports no usage is estimated, as the OpenAI client does.
+  const usage: Partial<Usage> = message.usage ?? {}
+  const reportedInput = usage.input_tokens == null ? null : usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0)
+  return {
+    text,
+    toolCalls,
+    truncated: message.stop_reason === 'max_tokens',
+    inputTokens: reportedInput ?? estimateTokens(JSON.stringify({ system: wire.system, messages: wire.messages })),
+    outputTokens: usage.output_tokens ?? estimateTokens(text + JSON.stringify(toolCalls)),
   }
 }
 

@@ -1,4 +1,4 @@
-import { AgentRunError, type AgentProvider, type AgentRunRequest, type AgentRunResult, type AgentType, type RunEffects } from '../provider.js'
+import { AgentRunError, type AgentProvider, type AgentRunRequest, type AgentRunResult, type AgentType, type RunEffects, type Spent } from '../provider.js'
 import { runAgentLoop, type LoopLimits, type TokenMeter } from './agent-loop.js'
 import { ProviderError, type ChatModel } from './chat.js'
 import type { PriceTable } from './pricing.js'
@@ -23,11 +23,13 @@ export class LanguageModelProvider implements AgentProvider {
 
   async run(request: AgentRunRequest, effects: RunEffects, signal: AbortSignal): Promise<AgentRunResult> {
     const modelName = this.options.modelFor(request.task.agentType)
-    const meter: TokenMeter = { inputTokens: 0, outputTokens: 0 }
-    const spent = () => ({
+    const meter: TokenMeter = { replies: 0, inputTokens: 0, outputTokens: 0 }
+    const spent = (): Spent => ({
       usage: { provider: this.name, model: modelName, inputTokens: meter.inputTokens, outputTokens: meter.outputTokens },
       costMicros: this.options.prices.costMicros(modelName, meter.inputTokens, meter.outputTokens),
     })
+    // A run that got no reply has no usage to report (null in TaskFailed), rather than zeros.
+    const spentIfAny = (): Spent | null => (meter.replies > 0 ? spent() : null)
     try {
       const { text, record } = await runAgentLoop({
         model: this.options.model,
@@ -41,10 +43,10 @@ export class LanguageModelProvider implements AgentProvider {
       }, signal)
       return { output: renderResult(text, record), ...spent(), learnedFacts: record.facts }
     } catch (err) {
-      if (err instanceof AgentRunError) throw new AgentRunError(err.message, { reason: err.reason, spent: spent(), cause: err.cause })
-      if (err instanceof ProviderError) throw new AgentRunError(err.message, { reason: 'provider_error', spent: spent(), cause: err })
+      if (err instanceof AgentRunError) throw new AgentRunError(err.message, { reason: err.reason, spent: spentIfAny(), cause: err.cause })
+      if (err instanceof ProviderError) throw new AgentRunError(err.message, { reason: 'provider_error', spent: spentIfAny(), cause: err })
       // An abort (time limit, shutdown: the worker names it) or a fault of ours; the tokens are still paid for.
-      throw new AgentRunError(err instanceof Error ? err.message : String(err), { spent: spent(), cause: err, internal: !signal.aborted })
+      throw new AgentRunError(err instanceof Error ? err.message : String(err), { spent: spentIfAny(), cause: err, internal: !signal.aborted })
     }
   }
 }

@@ -1,7 +1,7 @@
 import OpenAI from 'openai'
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import { type ChatMessage, type ChatModel, type ChatRequest, type ChatTurn, estimateTokens, type ToolSpec } from './chat.js'
-import { sdkLogger, toProviderError, type ClientSettings } from './client-settings.js'
+import { describeReply, malformedReply, sdkLogger, toProviderError, type ClientSettings } from './client-settings.js'
 
 /**
  * Chat completions with tool calling through the official `openai` SDK: OpenAI itself, or
@@ -28,28 +28,38 @@ export class OpenAIChatModel implements ChatModel {
 
   async complete(request: ChatRequest, signal: AbortSignal): Promise<ChatTurn> {
     const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: request.system }, ...request.messages.map(toWire)]
+    let completion: ChatCompletion
     try {
-      const completion = await this.#client.chat.completions.create(
+      completion = await this.#client.chat.completions.create(
         { model: request.model, messages, ...(request.tools.length > 0 ? { tools: request.tools.map(toolToWire) } : {}) },
         // The SDK adds an abort listener to the signal on every call and never removes it: give it one of its own.
         { signal: AbortSignal.any([signal]) },
       )
-      const choice = completion.choices[0]
-      const message = choice?.message
-      const text = message?.content ?? ''
-      const toolCalls = (message?.tool_calls ?? []).flatMap((call, i) =>
-        call.type === 'function' ? [{ id: call.id || `call_${i}`, name: call.function.name, arguments: call.function.arguments }] : [],
-      )
-      return {
-        text,
-        toolCalls,
-        truncated: choice?.finish_reason === 'length',
-        inputTokens: completion.usage?.prompt_tokens ?? estimateTokens(JSON.stringify(messages)),
-        outputTokens: completion.usage?.completion_tokens ?? estimateTokens(text + JSON.stringify(toolCalls)),
-      }
     } catch (err) {
       throw toProviderError(err, signal, OpenAI, this.#apiKey)
     }
+    return readCompletion(completion, messages)
+  }
+}
+
+/** The SDK's types are what the API promises; what a server (or a proxy) sent is checked. */
+function readCompletion(completion: ChatCompletion, messages: readonly ChatCompletionMessageParam[]): ChatTurn {
+  if (typeof completion !== 'object' || completion === null || !Array.isArray(completion.choices)) {
+    throw malformedReply(`no choices array in ${describeReply(completion)}`)
+  }
+  // No choice at all is an empty reply, which the loop handles.
+  const choice = completion.choices[0]
+  const message = choice?.message
+  const text = message?.content ?? ''
+  const toolCalls = (message?.tool_calls ?? []).flatMap((call, i) =>
+    call.type === 'function' ? [{ id: call.id || `call_${i}`, name: call.function.name, arguments: call.function.arguments }] : [],
+  )
+  return {
+    text,
+    toolCalls,
+    truncated: choice?.finish_reason === 'length',
+    inputTokens: completion.usage?.prompt_tokens ?? estimateTokens(JSON.stringify(messages)),
+    outputTokens: completion.usage?.completion_tokens ?? estimateTokens(text + JSON.stringify(toolCalls)),
   }
 }
 
