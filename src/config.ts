@@ -25,7 +25,7 @@ export const ConfigSchema = Type.Object({
     description: 'Browser origins (scheme://host[:port], comma-separated) allowed to call /mcp besides loopback ones and that of PUBLIC_BASE_URL; requests without Origin are always allowed',
   }),
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
-  NATS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1500, description: 'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again' }),
+  NATS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1000, description: 'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again' }),
   MONGODB_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1500, description: 'How long to wait for a reachable MongoDB server before a read answers 503' }),
   DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 4000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),

@@ -52,6 +52,7 @@ export async function execute<State, Event extends EventDraft>(
   options: ExecuteOptions<State, Event> = {},
 ): Promise<Executed<State, Event>> {
   // After a conflict the log holds more than was seen: the next load must see past it, even on a lagging replica.
+  infra.link.assertUp()
   let mustSee = 0
   for (let attempt = 1; ; attempt++) {
     const known = options.loaded ?? (options.isNew ? unborn(aggregate) : undefined)

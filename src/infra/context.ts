@@ -8,6 +8,7 @@ import type { Config } from '../config.js'
 import { EndedTasks } from '../queries/read-task.js'
 import { KnownSessions } from '../queries/require-session.js'
 import { EventStore } from './nats/event-store.js'
+import { NatsLink } from './nats/link.js'
 import { PendingTasks } from './nats/pending-tasks.js'
 import { ensureStreams } from './nats/streams.js'
 
@@ -18,6 +19,8 @@ export interface Infra {
   readonly config: Config
   readonly log: Logger
   readonly nc: NatsConnection
+  /** Whether NATS is reachable now: requests fail fast while it is not. */
+  readonly link: NatsLink
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
   readonly events: EventStore
@@ -54,7 +57,7 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     const events = new EventStore(js, jsm)
     const budgets = new Budgets({ js, jsm, readModels, events, log })
     return {
-      config, log, nc, js, jsm, mongo, db, readModels, progress, pendingTasks, events, budgets,
+      config, log, nc, link: new NatsLink(nc), js, jsm, mongo, db, readModels, progress, pendingTasks, events, budgets,
       knownSessions: new KnownSessions(),
       endedTasks: new EndedTasks(),
       clock: () => new Date(),

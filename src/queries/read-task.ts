@@ -32,6 +32,7 @@ export class EndedTasks {
 export async function readTask(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
   const remembered = infra.endedTasks.get(accountId, taskId)
   if (remembered) return remembered
+  infra.link.assertUp()
   const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
   const doc = taskDocFromHistory(events)
   if (doc && TERMINAL.has(events.at(-1)?.type ?? '')) infra.endedTasks.remember(doc)

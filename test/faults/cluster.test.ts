@@ -6,7 +6,7 @@ import { exited } from '../helpers/processes.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
 import { until } from '../helpers/wait.js'
-import type { ApiClient } from '../helpers/http.js'
+import { describeStatuses as describe, postTasks } from '../helpers/load.js'
 
 /**
  * Invariant 10: what holds on one node holds on the production topology, three nodes
@@ -14,35 +14,6 @@ import type { ApiClient } from '../helpers/http.js'
  * answered by a replica that has not stored the latest message yet.
  */
 const R3 = { NATS_STREAM_REPLICAS: '3', OFFLINE_AGENT_LATENCY_MS: '0', WORKER_ACK_WAIT_MS: '5000', PROJECTOR_LEASE_MS: '3000' }
-
-interface Posted {
-  readonly ids: string[]
-  readonly statuses: Map<number, number>
-  /** The slowest answer that was not a 201, in ms. */
-  slowestRefusalMs: number
-}
-
-/** `count` distinct briefs, `inFlight` at a time; `onProgress` sees each acknowledged one. */
-async function postTasks(api: ApiClient, sessionId: string, count: number, inFlight: number, label: string, onProgress?: (acknowledged: number) => void): Promise<Posted> {
-  const posted: Posted = { ids: [], statuses: new Map(), slowestRefusalMs: 0 }
-  let next = 0
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < count) {
-      const i = next++
-      const sentAt = Date.now()
-      const res = await api.post<{ task?: { id: string } }>('/v1/tasks', { sessionId, instruction: `${label} brief number ${i}` }).catch(() => ({ status: 0, body: { task: undefined } }))
-      posted.statuses.set(res.status, (posted.statuses.get(res.status) ?? 0) + 1)
-      if (res.status !== 201) posted.slowestRefusalMs = Math.max(posted.slowestRefusalMs, Date.now() - sentAt)
-      if (res.status === 201 && res.body.task) {
-        posted.ids.push(res.body.task.id)
-        onProgress?.(posted.ids.length)
-      }
-    }
-  }))
-  return posted
-}
-
-const describe = (statuses: Map<number, number>) => [...statuses].map(([status, n]) => `${n} × ${status || 'no answer'}`).join(', ')
 
 t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run twice', async (t) => {
   const servers = await startClusterServers(t)
@@ -54,7 +25,7 @@ t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run tw
   const caller = await aCaller(service.infra, service.url, { monthlyBudgetUsd: 100_000 })
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
 
-  const posted = await postTasks(caller.api, sessionId, 1000, 20, 'cluster')
+  const posted = await postTasks(caller.api, sessionId, { count: 1000, inFlight: 20, label: 'cluster' })
   t.equal(posted.ids.length, 1000, `every POST was acknowledged (${describe(posted.statuses)})`)
   const ended = await until('every task to end', async () => {
     const ended = await endedTaskIds(service.infra)
@@ -85,12 +56,12 @@ t.test('3-node R3 cluster, the tasks stream leader killed under load: nothing ac
   const leader = await streamLeader(service.infra, servers.cluster, 'MATS_TASKS')
 
   let killedAt = 0
-  const posted = await postTasks(caller.api, sessionId, 600, 20, 'failover', (acknowledged) => {
+  const posted = await postTasks(caller.api, sessionId, { count: 600, inFlight: 20, label: 'failover', onAcknowledged: (acknowledged) => {
     if (acknowledged === 150 && !killedAt) {
       killedAt = Date.now()
       leader.process.kill('SIGKILL')
     }
-  })
+  } })
   await exited(leader.process)
   t.ok(killedAt > 0, `the leader (${leader.name}) was killed under load`)
   t.equal(posted.statuses.get(500) ?? 0, 0, `no 500 (${describe(posted.statuses)})`)

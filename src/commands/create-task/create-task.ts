@@ -27,6 +27,7 @@ export interface CreateTask {
  * decide, so a POST never waits for the projector.
  */
 export async function createTask(infra: Infra, accountId: string, input: CreateTask, issuer: Issuer): Promise<TaskDoc> {
+  infra.link.assertUp()
   const now = infra.clock()
   const reservedMicros = usdToMicros(infra.config.TASK_RESERVATION_USD)
   const checks = await Promise.allSettled([
@@ -63,7 +64,8 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
     return doc
   } catch (err) {
     infra.budgets.release(input.taskId)
-    await infra.pendingTasks.release(lock, input.taskId)
+    // Not waited for: with NATS out of reach it would add a second timeout to the answer, and an entry left behind is cleared by the next identical request.
+    void infra.pendingTasks.release(lock, input.taskId).catch(() => undefined)
     throw err
   }
 }

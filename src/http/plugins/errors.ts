@@ -35,7 +35,8 @@ export default fp(async function errors(app: FastifyInstance) {
       return reply.code(mapped[1]).send({ error: err.message })
     }
     if (isDependencyUnavailable(err)) {
-      request.log.warn({ err }, 'dependency unavailable')
+      // Every request says so while NATS or MongoDB is away: one line each, without the stack (NatsLink and the driver log the outage itself).
+      request.log.warn({ error: err.message }, 'dependency unavailable: answered 503')
       return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send({ error: 'service temporarily unavailable, retry later' })
     }
     const status = err.statusCode ?? 500

@@ -11,7 +11,7 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/readyz', { logLevel: 'warn', schema: { response: { 200: Ok, 503: ErrorBody } } }, async (_request, reply) => {
     const problem = await readinessProblem()
-    if (problem) return reply.code(503).send({ error: `not ready: ${problem}` })
+    if (problem) return reply.code(503).header('retry-after', '2').send({ error: `not ready: ${problem}` })
     return { status: 'ready' }
   })
 
@@ -20,20 +20,28 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
     schema: { summary: 'This document (OpenAPI 3.1)', operationId: 'getOpenApi', tags: ['meta'], security: [], response: { 200: Type.Object({}, { additionalProperties: true }), 429: ErrorBody } },
   }, async () => app.swagger())
 
+  /** Both dependencies checked at once, each given READY_CHECK_MS: an orchestrator's probe gets its answer within a second. */
   async function readinessProblem(): Promise<string | null> {
     const { nc, jsm, db } = app.infra
     if (nc.isClosed()) return 'NATS connection closed'
-    try {
-      await Promise.all(STREAM_NAMES.map((name) => jsm.streams.info(name)))
-    } catch {
-      return 'NATS JetStream streams unreachable'
-    }
-    try {
-      await db.command({ ping: 1 })
-    } catch {
-      return 'MongoDB unreachable'
-    }
-    return null
+    if (!app.infra.link.isUp) return 'NATS unreachable (reconnecting)'
+    const problems = await Promise.all([
+      withinDeadline(Promise.all(STREAM_NAMES.map((name) => jsm.streams.info(name))), 'NATS JetStream streams unreachable'),
+      withinDeadline(db.command({ ping: 1 }), 'MongoDB unreachable'),
+    ])
+    return problems.filter((problem) => problem !== null).join('; ') || null
+  }
+}
+
+const READY_CHECK_MS = 800
+
+async function withinDeadline(check: Promise<unknown>, problem: string): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`${problem} (no answer within ${READY_CHECK_MS} ms)`), READY_CHECK_MS) })
+  try {
+    return await Promise.race([check.then(() => null, () => problem), late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
