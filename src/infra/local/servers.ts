@@ -99,16 +99,19 @@ async function launch(name: string, args: string[], port: number, opts: ServerOp
 export interface NatsOptions extends ServerOptions {
   /** Fsync every write before acknowledging it (`sync_interval: always`), as production should. */
   readonly syncAlways?: boolean
+  /** More nats-server configuration (e.g. `tls { … }`, `authorization { … }`); address, port and store stay ours. */
+  readonly config?: string
 }
 
 export async function startNats(opts: NatsOptions): Promise<LocalServer> {
   const port = opts.port ?? (await freePort())
   const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', opts.dataDir]
-  if (opts.syncAlways) {
-    const config = join(opts.dataDir, 'nats-server.conf')
+  const config = [opts.syncAlways ? 'jetstream {\n  sync_interval: always\n}' : '', opts.config ?? ''].filter((part) => part !== '')
+  if (config.length > 0) {
+    const file = join(opts.dataDir, 'nats-server.conf')
     await mkdir(opts.dataDir, { recursive: true })
-    await writeFile(config, 'jetstream {\n  sync_interval: always\n}\n')
-    args.push('-c', config)
+    await writeFile(file, `${config.join('\n')}\n`)
+    args.push('-c', file)
   }
   return launch('nats-server', args, port, opts, `nats://127.0.0.1:${port}`)
 }
