@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { convertText } from './infra/typebox/convert-text.js'
 import { languageModelProblems } from './llm-config.js'
+import { natsSecurityProblems } from './nats-config.js'
 
 /** A pattern for an empty string or a comma-separated list of `item`. */
 function LIST_OF(item: string): string {
@@ -27,6 +28,17 @@ export const ConfigSchema = Type.Object({
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   NATS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1000, description: 'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again' }),
   MONGODB_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1500, description: 'How long to wait for a reachable MongoDB server before a read answers 503' }),
+  // One way to authenticate to NATS at most, and TLS: checked together in nats-config.ts.
+  NATS_CREDS_FILE: Type.Optional(Type.String({ minLength: 1, description: 'NATS user credentials file (user JWT and nkey seed, as nsc writes it)' })),
+  NATS_NKEY_SEED_FILE: Type.Optional(Type.String({ minLength: 1, description: 'File holding a NATS user nkey seed (SU...)' })),
+  NATS_USER: Type.Optional(Type.String({ minLength: 1, description: 'NATS user name; needs NATS_PASSWORD' })),
+  NATS_PASSWORD: Type.Optional(Type.String({ minLength: 1, description: 'Password of NATS_USER; never logged' })),
+  NATS_TOKEN: Type.Optional(Type.String({ minLength: 1, description: 'NATS authentication token; never logged' })),
+  NATS_TLS: Type.Optional(Type.Boolean({ description: 'Require TLS to NATS, verified against the system CAs unless NATS_TLS_CA_FILE is set' })),
+  NATS_TLS_CA_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the CA certificate(s) that signed the NATS servers' })),
+  NATS_TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM client certificate for NATS servers that verify clients; needs NATS_TLS_KEY_FILE' })),
+  NATS_TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM private key of NATS_TLS_CERT_FILE' })),
+  NATS_TLS_SERVER_NAME: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$', description: "Host name expected in the NATS servers' certificates, when it differs from the host in NATS_URL" })),
   DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 4000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
@@ -79,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value !== undefined && value !== '') raw[key] = value
   }
   const config = parseWith(ConfigSchema, raw)
-  const problems = languageModelProblems(config)
+  const problems = [...languageModelProblems(config), ...natsSecurityProblems(config)]
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }

@@ -12,11 +12,14 @@ export interface TestServers {
   readonly dir: string
 }
 
-/** A real nats-server (JetStream) and MongoDB-wire server on random loopback ports, per test file. */
-export async function startServers(t: Test): Promise<TestServers> {
+/**
+ * A real nats-server (JetStream) and MongoDB-wire server on random loopback ports, per test file.
+ * `natsConfig` is more nats-server configuration (TLS, authorization).
+ */
+export async function startServers(t: Test, options: { natsConfig?: string } = {}): Promise<TestServers> {
   const dir = await mkdtemp(join(tmpdir(), 'mats-test-'))
   const [nats, mongo] = await Promise.all([
-    startNats({ dataDir: join(dir, 'nats') }),
+    startNats({ dataDir: join(dir, 'nats'), config: options.natsConfig }),
     startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' }),
   ])
   t.teardown(async () => {

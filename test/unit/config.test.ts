@@ -1,5 +1,6 @@
-import t, { type Test } from 'tap'
-import { ConfigError, loadConfig, type Config } from '../../src/config.js'
+import t from 'tap'
+import { loadConfig, type Config } from '../../src/config.js'
+import { problemsOf } from '../helpers/config-problems.js'
 
 const defaults: Config = {
   NATS_URL: 'nats://127.0.0.1:4222',
@@ -39,18 +40,6 @@ const defaults: Config = {
   DEV_NATS_PORT: 4222,
   DEV_MONGODB_PORT: 27017,
   SHUTDOWN_GRACE_MS: 10_000,
-}
-
-/** The problems of a config that must not load; fails the test if it loads. */
-function problemsOf(t: Test, env: NodeJS.ProcessEnv): readonly string[] {
-  try {
-    loadConfig(env)
-  } catch (err) {
-    t.type(err, ConfigError)
-    return err instanceof ConfigError ? err.problems : []
-  }
-  t.fail(`${JSON.stringify(env)} loaded`)
-  return []
 }
 
 t.test('an empty environment gives every default', async (t) => {

@@ -84,11 +84,13 @@ export interface ServerOptions {
   readonly dataDir: string
   readonly port?: number
   readonly onOutput?: (line: string) => void
+  /** Added to this process's environment for the server (e.g. variables its config file reads). */
+  readonly env?: Readonly<Record<string, string>>
 }
 
 async function launch(name: string, args: string[], port: number, opts: ServerOptions, url: string): Promise<LocalServer> {
   await mkdir(opts.dataDir, { recursive: true })
-  const child = spawn(requireBinary(name), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(requireBinary(name), args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } })
   const forward = (chunk: Buffer) => opts.onOutput?.(chunk.toString())
   child.stdout?.on('data', forward)
   child.stderr?.on('data', forward)
@@ -99,16 +101,24 @@ async function launch(name: string, args: string[], port: number, opts: ServerOp
 export interface NatsOptions extends ServerOptions {
   /** Fsync every write before acknowledging it (`sync_interval: always`), as production should. */
   readonly syncAlways?: boolean
+  /** More nats-server configuration (e.g. `tls { … }`, `authorization { … }`); address, port and store stay ours. */
+  readonly config?: string
+  /**
+   * Command-line options instead of `-js -sd <dataDir>` (e.g. `-c <file>`, `--routes …`): with them the
+   * caller's configuration turns JetStream on and names its store (nats-server refuses a second store_dir).
+   */
+  readonly args?: readonly string[]
 }
 
 export async function startNats(opts: NatsOptions): Promise<LocalServer> {
   const port = opts.port ?? (await freePort())
-  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', opts.dataDir]
-  if (opts.syncAlways) {
-    const config = join(opts.dataDir, 'nats-server.conf')
+  const args = ['-a', '127.0.0.1', '-p', String(port), ...(opts.args ?? ['-js', '-sd', opts.dataDir])]
+  const config = [opts.syncAlways ? 'jetstream {\n  sync_interval: always\n}' : '', opts.config ?? ''].filter((part) => part !== '')
+  if (config.length > 0) {
+    const file = join(opts.dataDir, 'nats-server.conf')
     await mkdir(opts.dataDir, { recursive: true })
-    await writeFile(config, 'jetstream {\n  sync_interval: always\n}\n')
-    args.push('-c', config)
+    await writeFile(file, `${config.join('\n')}\n`)
+    args.push('-c', file)
   }
   return launch('nats-server', args, port, opts, `nats://127.0.0.1:${port}`)
 }
