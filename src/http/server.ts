@@ -3,6 +3,7 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import type { Infra } from '../infra/context.js'
 import app from './app.js'
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './edges.js'
 import { validatorCompiler } from './validator.js'
 
 registerAjvFormats()
@@ -17,6 +18,9 @@ export async function buildServer(infra: Infra) {
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID()
     },
     bodyLimit: 64 * 1024,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>()
