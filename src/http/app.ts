@@ -24,8 +24,8 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(errors)
   await fastify.register(notFound)
   await fastify.register(openapi)
-  await fastify.register(auth)
   await fastify.register(rateLimit)
+  await fastify.register(auth)
   await fastify.register(system)
   await fastify.register(mcp)
   await fastify.register(async (v1) => {
