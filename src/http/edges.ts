@@ -1,11 +1,12 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /**
  * Failures that happen before a request reaches a route: a URL that cannot be decoded, a
- * request line or headers over node's limit, bytes that are not HTTP. Fastify and node
- * answer these with bodies of their own; here they are `{ error }` like every other error.
+ * request line or headers over node's limit, bytes that are not HTTP, a request arriving
+ * on an open connection while the server closes. Fastify and node answer these with bodies
+ * of their own; here they are `{ error }` like every other error.
  */
 
 /**
@@ -36,4 +37,19 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   }
   socket.destroy(err)
+}
+
+/**
+ * Once closing, requests still arriving on open keep-alive connections are turned away
+ * with 503 (and the connection closed), so the balancer sends them to another process.
+ */
+export function refuseRequestsWhileClosing(server: FastifyInstance): void {
+  let closing = false
+  server.addHook('preClose', async () => {
+    closing = true
+  })
+  server.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return
+    return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ error: 'server shutting down; retry (another process will answer)' })
+  })
 }

@@ -6,6 +6,7 @@ import { ApiClient, type ApiResponse } from '../helpers/http.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
 
 interface Subspecialty { id: string; name: string; description: string }
 interface AgentView { type: string; name: string; description: string; isSupervisor: boolean; subspecialties: Subspecialty[] }
@@ -246,3 +247,35 @@ function rawExchange(baseUrl: string, request: string): Promise<{ status: number
     })
   })
 }
+
+t.test('given the server is closing, when a request arrives on a connection still open, then 503 { error } with Retry-After and the connection closes', async (t) => {
+  const own = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '1500' } })
+  const { api, key } = await aCaller(own.infra, own.url)
+  const session = await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+  const { hostname, port } = new URL(own.url)
+  const socket = connect(Number(port), hostname)
+  const received: Buffer[] = []
+  socket.on('data', (chunk) => received.push(chunk))
+  const closed = new Promise((resolve) => socket.on('close', resolve))
+  const auth = `Authorization: Bearer ${key.key}\r\n`
+  const slow = JSON.stringify({ sessionId: session.body.session.id, instruction: 'Plan a slow launch', waitSeconds: 10 })
+  socket.write(`POST /v1/tasks HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${slow.length}\r\n\r\n${slow}`)
+  await until('the slow request to be in its handler', async () => (await api.get<{ tasks: unknown[] }>('/v1/tasks')).body.tasks.length === 1)
+
+  const stopping = own.stop()
+  await until('the server to stop accepting connections', () => new Promise<boolean>((resolve) => {
+    const probe = connect(Number(port), hostname, () => (probe.destroy(), resolve(false)))
+    probe.on('error', () => resolve(true))
+  }))
+  socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`)
+  await closed
+  await stopping
+
+  const text = Buffer.concat(received).toString()
+  t.match(text, /^HTTP\/1\.1 201 /, 'the request in flight is answered')
+  const refusal = /HTTP\/1\.1 503 [^\r]*\r\n([\s\S]*?)\r\n\r\n(.*)$/.exec(text)
+  t.ok(refusal, `the request that came while closing is 503 (got ${(text.match(/HTTP\/1\.1 \d{3}/g) ?? []).join(', ')})`)
+  t.match(refusal?.[1], /connection: close/i, 'and closes the connection')
+  t.match(refusal?.[1], /retry-after: 1/i, 'with Retry-After')
+  t.same(Object.keys(JSON.parse(refusal?.[2] ?? 'null') ?? {}), ['error'], 'the body is exactly { error }')
+})
