@@ -48,6 +48,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_SESSIONS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET and POST /v1/sessions together, per account' }),
   RATE_LIMIT_META_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/agents and GET /v1/me together, per account' }),
   RATE_LIMIT_OPENAPI_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/openapi.json per client address (it needs no key)' }),
+  RATE_LIMIT_AUTH_FAILURES_PER_MIN: Type.Integer({ minimum: 1, default: 30, description: 'Failed authentications (401) per client address; past it, keys this process has not seen are refused with 429 before any lookup' }),
   TASK_RESERVATION_USD: Type.Number({ minimum: 0, default: 0.01, description: 'Counted against the budget for each task in flight until its actual cost is known' }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 4, description: 'Agent runs one worker process runs at once' }),
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),

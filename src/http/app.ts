@@ -4,6 +4,7 @@ import type { Infra } from '../infra/context.js'
 import mcp from '../mcp/plugin.js'
 import auth from './plugins/auth.js'
 import errors from './plugins/errors.js'
+import notFound from './plugins/not-found.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
 import rateLimit from './plugins/rate-limit.js'
 import agents from './routes/agents.js'
@@ -21,9 +22,10 @@ export interface AppOptions {
 const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   fastify.decorate('infra', infra)
   await fastify.register(errors)
+  await fastify.register(notFound)
   await fastify.register(openapi)
-  await fastify.register(auth)
   await fastify.register(rateLimit)
+  await fastify.register(auth)
   await fastify.register(system)
   await fastify.register(mcp)
   await fastify.register(async (v1) => {

@@ -13,16 +13,24 @@ export interface Principal {
 interface UsageDoc { _id: string; lastUsedAt: Date }
 
 const USAGE_WRITE_INTERVAL_MS = 60_000
+/** Only stored keys enter this cache, so nobody outside can fill it. */
 const MAX_CACHED_KEYS = 10_000
+/** Anyone can send new unknown keys: misses have their own bound and never evict keys. */
+const MAX_CACHED_MISSES = 10_000
 
 /**
  * Resolves a bearer key to its account. Lookups are cached for at most `ttlMs` (≤ 5 s),
  * which bounds how long a revoked key keeps working in a process. Expiry is checked on
- * every request. `lastUsedAt` lives outside the event log (it is operational, not
- * history) and is written at most once a minute per key and process.
+ * every request. Hashes no key has are cached the same way, apart, so a flood of made-up
+ * keys neither reaches the database twice per hash nor pushes real keys out; a miss is
+ * forgotten as soon as a key with that hash is created (`forgetMiss`). `lastUsedAt` lives
+ * outside the event log (it is operational, not history) and is written at most once a
+ * minute per key and process.
  */
 export class ApiKeyAuthenticator {
-  private readonly cache = new Map<string, { doc: Stored<ApiKeyDoc> | null; until: number }>()
+  /** Stored keys by hash; an entry past `until` is looked up again but still marks a real key. */
+  private readonly keys = new Map<string, { doc: Stored<ApiKeyDoc>; until: number }>()
+  private readonly misses = new Map<string, number>()
   private readonly usageWritten = new Map<string, number>()
 
   constructor(
@@ -36,9 +44,14 @@ export class ApiKeyAuthenticator {
     return this.readModels.db.collection<UsageDoc>('api_key_usage')
   }
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  /**
+   * `admitUnknownKey` runs before a key this process has never found is looked up, and may
+   * throw to refuse it (the failed-authentication limit); keys it has found are not held up.
+   */
+  async authenticate(authorization: string | undefined, admitUnknownKey: () => void = () => undefined): Promise<Principal> {
     const key = bearerToken(authorization)
     const hash = hashApiKey(key)
+    if (!this.keys.has(hash)) admitUnknownKey()
     const doc = await this.lookup(hash)
     const now = this.clock()
     if (!doc || !hashesEqual(doc.keyHash, hash)) throw new UnauthorizedError('invalid API key')
@@ -46,6 +59,11 @@ export class ApiKeyAuthenticator {
     if (doc.expiresAt && Date.parse(doc.expiresAt) <= now.getTime()) throw new UnauthorizedError('API key expired')
     await this.recordUse(doc._id, now)
     return { accountId: doc.accountId, keyId: doc._id }
+  }
+
+  /** A key with this hash now exists: the next request looks it up instead of trusting the miss. */
+  forgetMiss(keyHash: string): void {
+    this.misses.delete(keyHash)
   }
 
   async keyInfo(keyId: string): Promise<(Stored<ApiKeyDoc> & { lastUsedAt: Date | null }) | null> {
@@ -58,11 +76,18 @@ export class ApiKeyAuthenticator {
 
   private async lookup(hash: string): Promise<Stored<ApiKeyDoc> | null> {
     const now = Date.now()
-    const cached = this.cache.get(hash)
+    const cached = this.keys.get(hash)
     if (cached && cached.until > now) return cached.doc
+    if ((this.misses.get(hash) ?? 0) > now) return null
     const doc = await this.readModels.collection<ApiKeyDoc>(apiKeysProjection).findOne({ keyHash: hash })
-    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear()
-    this.cache.set(hash, { doc, until: now + this.ttlMs })
+    if (doc) {
+      if (this.keys.size >= MAX_CACHED_KEYS) this.keys.clear()
+      this.keys.set(hash, { doc, until: now + this.ttlMs })
+    } else {
+      this.keys.delete(hash)
+      if (this.misses.size >= MAX_CACHED_MISSES) this.misses.clear()
+      this.misses.set(hash, now + this.ttlMs)
+    }
     return doc
   }
 

@@ -3,6 +3,7 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import type { Infra } from '../infra/context.js'
 import app from './app.js'
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, refuseRequestsWhileClosing } from './edges.js'
 import { validatorCompiler } from './validator.js'
 
 registerAjvFormats()
@@ -17,7 +18,11 @@ export async function buildServer(infra: Infra) {
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID()
     },
     bodyLimit: 64 * 1024,
-    return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
+    // Fastify's own 503 while closing has a body of its own; the hook below answers it as { error }.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>()
   server.setValidatorCompiler(validatorCompiler)
@@ -26,6 +31,7 @@ export async function buildServer(infra: Infra) {
   server.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id)
   })
+  refuseRequestsWhileClosing(server)
   await server.register(app, { infra })
   return server
 }

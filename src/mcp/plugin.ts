@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { principalOf } from '../http/plugins/auth.js'
 import { isRecord } from '../http/validator.js'
 import { originPolicy } from './origin.js'
+import { EMPTY_BATCH_REPLY, isEmptyBatch, refuseMalformedToolCalls } from './requests.js'
 import { buildMcpServer } from './server.js'
 
 export const MCP_PATH = '/mcp'
@@ -24,6 +25,7 @@ export default async function mcp(app: FastifyInstance): Promise<void> {
   }
 
   app.post(MCP_PATH, { onRequest: [checkOrigin, app.authenticate] }, async (request, reply) => {
+    if (isEmptyBatch(request.body)) return reply.code(400).send(EMPTY_BATCH_REPLY)
     const server = buildMcpServer({ infra: app.infra, limiter: app.limiter, principal: principalOf(request), log: request.log, requestId: request.id })
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(request.body) })
     reply.hijack()
@@ -32,6 +34,7 @@ export default async function mcp(app: FastifyInstance): Promise<void> {
     reply.raw.on('close', () => void server.close())
     try {
       await server.connect(transport)
+      refuseMalformedToolCalls(transport)
       await transport.handleRequest(request.raw, reply.raw, request.body)
     } catch (err) {
       request.log.error({ err }, 'MCP request failed')
@@ -45,6 +48,7 @@ export default async function mcp(app: FastifyInstance): Promise<void> {
   app.route({
     method: ['GET', 'DELETE'],
     url: MCP_PATH,
+    config: { refusesMethod: true },
     handler: async (request, reply) => reply.code(405).header('allow', 'POST').send({
       error: `${request.method} ${MCP_PATH} is not supported: the endpoint is stateless (no sessions, no server-initiated stream); send JSON-RPC with POST`,
     }),

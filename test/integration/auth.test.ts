@@ -2,7 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { Kvm } from '@nats-io/kv'
 import t, { type Test } from 'tap'
 import type { CreatedApiKey } from '../../src/commands/create-api-key/create-api-key.js'
-import { operator } from '../../src/commands/execute.js'
+import { execute, operator } from '../../src/commands/execute.js'
+import { ApiKey, decideCreateApiKey } from '../../src/domain/accounts/api-key.js'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
 import { InvalidInputError, NotFoundError } from '../../src/domain/errors.js'
 import type { Infra } from '../../src/infra/context.js'
@@ -200,4 +201,81 @@ t.test('given no key, when calling the public routes, then 200', async (t) => {
   for (const path of ['/v1/openapi.json', '/healthz', '/readyz']) {
     t.equal((await anonymous.get(path)).status, 200, `${path} needs no key`)
   }
+})
+
+/** Counts the lookups of API keys by hash that reach MongoDB (driver command monitoring). */
+function keyLookups(infra: Infra): { count(): number } {
+  let count = 0
+  infra.mongo.on('commandStarted', (event) => {
+    const filter: unknown = event.command.filter
+    if (event.commandName === 'find' && String(event.command.find).startsWith('api_keys') && typeof filter === 'object' && filter !== null && 'keyHash' in filter) count++
+  })
+  return { count: () => count }
+}
+
+const monitored = (env: Record<string, string>) => ({ env: { MONGODB_URL: `${servers.mongoUrl}?monitorCommands=true`, ...env } })
+
+/** A key whose secret the test chose, made through the real command path (execute + decide). */
+async function aKeyWithSecret(infra: Infra, accountId: string, key: string): Promise<void> {
+  const command = { name: 'chosen', keyHash: sha256(key), keyPrefix: key.slice(0, 13), expiresAt: null, now: new Date(), accountExists: true }
+  await execute(infra, ApiKey, { accountId, aggregateId: randomUUID() }, (state) => decideCreateApiKey(command, state), operator(), { isNew: true })
+}
+
+t.test('given made-up keys from one address, when they keep coming, then 429 with Retry-After past the limit and the database is asked only within it', async (t) => {
+  const limit = 20
+  const own = await startTestService(t, servers, monitored({ RATE_LIMIT_AUTH_FAILURES_PER_MIN: String(limit) }))
+  const lookups = keyLookups(own.infra)
+  const { key: used } = await aCaller(own.infra, own.url)
+  const neverUsed = await aKey(own.infra, (await anAccount(own.infra)).id)
+  const client = new ApiClient(own.url)
+  t.equal((await client.get('/v1/agents', bearer(used.key))).status, 200, 'a real key is used once before the flood')
+
+  const before = lookups.count()
+  const statuses: number[] = []
+  let lastRefusal: ApiResponse<ErrorBody> | null = null
+  for (let i = 0; i < 2 * limit; i++) {
+    const res = await client.get<ErrorBody>('/v1/agents', bearer(aForgedKey()))
+    statuses.push(res.status)
+    if (res.status === 429) lastRefusal = res
+  }
+  t.same(statuses, [...Array(limit).fill(401), ...Array(limit).fill(429)], `${limit} × 401, then 429 for the rest`)
+  // The failure that goes over the quota is known to be one only after its lookup.
+  const afterFlood = lookups.count()
+  t.equal(afterFlood - before, limit + 1, `${2 * limit} made-up keys cost ${limit + 1} lookups (got ${afterFlood - before})`)
+  if (!lastRefusal) throw new Error('no 429 seen')
+  const retryAfter = Number(lastRefusal.headers.get('retry-after'))
+  t.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After is whole seconds (${lastRefusal.headers.get('retry-after')})`)
+  t.same(Object.keys(lastRefusal.body), ['error'], 'the 429 body is exactly { error }')
+  t.match(lastRefusal.body.error, /too many failed authentications/)
+
+  t.equal((await client.get('/v1/agents')).status, 429, 'while blocked: no key at all is 429 too')
+  const mcp = await fetch(`${own.url}/mcp`, { method: 'POST', headers: { ...bearer(aForgedKey()), 'content-type': 'application/json' }, body: '{}' })
+  t.equal(mcp.status, 429, 'while blocked: POST /mcp with a made-up key is 429')
+  t.ok(mcp.headers.get('retry-after'), 'with Retry-After')
+  t.equal((await client.get('/v1/agents', bearer(used.key))).status, 200, 'while blocked: a key this process has found keeps working')
+  t.equal((await client.get('/v1/agents', bearer(neverUsed.key))).status, 429, 'while blocked: a real key this process never saw waits like the rest (documented)')
+  t.ok(lookups.count() - afterFlood <= 1, `the blocked requests reached the database at most for the known key, once its cache entry was due (${lookups.count() - afterFlood})`)
+
+  const admitted = await until('a made-up key to be looked at again after Retry-After', async () => {
+    const res = await client.get('/v1/agents', bearer(aForgedKey()))
+    return res.status === 401 && Date.now()
+  }, (retryAfter + 3) * 1000, 250)
+  t.ok(admitted, 'after Retry-After the address is admitted again (401 for a made-up key)')
+})
+
+t.test('given the same unknown key sent repeatedly, then it is looked up once per AUTH_CACHE_TTL_MS, and creating a key with that hash ends the cached miss at once', async (t) => {
+  const own = await startTestService(t, servers, monitored({ AUTH_CACHE_TTL_MS: '4000' }))
+  const lookups = keyLookups(own.infra)
+  const account = await anAccount(own.infra)
+  const client = new ApiClient(own.url)
+  const key = aForgedKey()
+
+  const before = lookups.count()
+  for (let i = 0; i < 10; i++) assertUnauthorized(t, await client.get('/v1/agents', bearer(key)), `attempt ${i + 1}`, /invalid API key/)
+  t.equal(lookups.count() - before, 1, '10 attempts with one unknown key: 1 lookup')
+
+  const created = Date.now()
+  await aKeyWithSecret(ops, account.id, key)
+  const accepted = await until('the new key to be accepted', async () => (await client.get('/v1/agents', bearer(key))).status === 200 && Date.now(), 2000)
+  t.ok(accepted - created < 2000, `accepted ${accepted - created} ms after its creation in another process, well before the 4 s a cached miss lasts`)
 })

@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto'
+import { connect } from 'node:net'
 import t, { type Test } from 'tap'
+import { LIMIT_MAX, PAGE_MAX } from '../../src/http/schemas/common.js'
 import { ApiClient, type ApiResponse } from '../helpers/http.js'
-import { aCaller } from '../helpers/mothers.js'
+import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
 
 interface Subspecialty { id: string; name: string; description: string }
 interface AgentView { type: string; name: string; description: string; isSupervisor: boolean; subspecialties: Subspecialty[] }
@@ -61,7 +65,7 @@ t.test('given routes that do not exist, when called, then 404 with exactly { err
   const { api } = await aCaller(service.infra, service.url)
   const cases: [string, string, ApiClient][] = [
     ['GET', '/v1/nope', api],
-    ['DELETE', '/v1/sessions', api],
+    ['DELETE', '/v1/sessions/nope', api],
     ['GET', '/nope', api],
     ['GET', '/v1/nope', anonymous],
   ]
@@ -125,4 +129,153 @@ t.test('given MongoDB stops, when probed, then /readyz is 503 naming MongoDB whi
   const health = await probe.get('/healthz')
   t.equal(health.status, 200, '/healthz: still 200')
   t.same(health.body, { status: 'ok' })
+})
+
+t.test('given known paths, when called with a method they do not declare, then 405 { error } with Allow listing the declared ones', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  const cases: [string, string, string][] = [
+    ['PUT', '/v1/sessions', 'GET, HEAD, POST'],
+    ['DELETE', '/v1/sessions', 'GET, HEAD, POST'],
+    ['PATCH', '/v1/tasks', 'GET, HEAD, POST'],
+    ['DELETE', `/v1/tasks/${randomUUID()}`, 'GET, HEAD'],
+    ['POST', '/v1/agents', 'GET, HEAD'],
+    ['OPTIONS', '/v1/me', 'GET, HEAD'],
+    ['PUT', '/mcp', 'POST'],
+  ]
+  for (const [method, path, allow] of cases) {
+    const res = await api.request<{ error: string }>(method, path)
+    t.equal(res.status, 405, `${method} ${path}: 405`)
+    t.equal(res.headers.get('allow'), allow, `${method} ${path}: Allow: ${allow}`)
+    isErrorBody(t, res, `${method} ${path}`)
+    t.match(res.body.error, new RegExp(`${method} is not allowed.*${allow}`), `${method} ${path}: the error names the allowed methods`)
+  }
+  const head = await fetch(`${service.url}/v1/agents`, { method: 'HEAD', headers: { authorization: `Bearer ${api.key}` } })
+  t.equal(head.status, 200, 'HEAD, which Allow offers for GET routes, is answered')
+})
+
+t.test('given an id over 100 characters, when GET /v1/tasks/{taskId}, then 400 { error } naming the parameter', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  for (const length of [101, 1000, 10_000]) {
+    const res = await api.get<{ error: string }>(`/v1/tasks/${'a'.repeat(length)}`)
+    t.equal(res.status, 400, `${length} characters: 400 (got ${res.status})`)
+    isErrorBody(t, res, `${length} characters`)
+    t.match(res.body.error, /^params\.taskId: /, `${length} characters: names params.taskId`)
+  }
+})
+
+t.test('given requests node or the router cannot take, when sent raw, then the status says why and the body is exactly { error }', async (t) => {
+  const { key } = await aCaller(service.infra, service.url)
+  const auth = `Authorization: Bearer ${key.key}\r\n`
+  const cases: [string, string, number][] = [
+    ['a URL over the header limit', `GET /v1/tasks?sessionId=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, 431],
+    ['a header over the limit', `GET /v1/agents HTTP/1.1\r\nHost: x\r\n${auth}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['a URL that does not percent-decode', `GET /v1/tasks/%E0%A4%A HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, 400],
+    ['bytes that are not HTTP', 'HELLO\r\n\r\n', 400],
+    ['a body over 64 KiB, chunked', chunkedPost(`/v1/sessions`, auth, JSON.stringify({ name: 'big', industry: 'a'.repeat(70_000) })), 413],
+  ]
+  for (const [what, request, status] of cases) {
+    const res = await rawExchange(service.url, request)
+    t.equal(res.status, status, `${what}: ${status} (got ${res.status})`)
+    t.match(res.headers['content-type'], /^application\/json/, `${what}: JSON`)
+    const body: unknown = JSON.parse(res.body)
+    t.same(Object.keys(body ?? {}), ['error'], `${what}: the body is exactly { error } (got ${res.body.slice(0, 200)})`)
+  }
+})
+
+t.test('given field values that only look valid, when POST /v1/sessions or /v1/tasks, then 400 naming the field and nothing is stored', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  const refused: [string, Record<string, unknown>, RegExp][] = [
+    ['a javascript: companyUrl', aSessionBody({ companyUrl: 'javascript:alert(1)' }), /^body\.companyUrl: must be an http:\/\/ or https:\/\/ URL$/],
+    ['a file: companyUrl', aSessionBody({ companyUrl: 'file:///etc/passwd' }), /^body\.companyUrl: /],
+    ['a data: companyUrl', aSessionBody({ companyUrl: 'data:text/html,<b>x</b>' }), /^body\.companyUrl: /],
+    ['an ftp: companyUrl', aSessionBody({ companyUrl: 'ftp://acme.example' }), /^body\.companyUrl: /],
+    ['an http URL with no host', aSessionBody({ companyUrl: 'http:///path' }), /^body\.companyUrl: /],
+    ['a whitespace-only name', aSessionBody({ name: ' \t\n ' }), /^body\.name: must not be blank/],
+  ]
+  for (const [what, body, error] of refused) {
+    const res = await api.post<{ error: string }>('/v1/sessions', body)
+    t.equal(res.status, 400, `${what}: 400`)
+    isErrorBody(t, res, what)
+    t.match(res.body.error, error, `${what}: ${res.body.error}`)
+  }
+  t.equal((await api.get<SessionList>('/v1/sessions')).body.pagination.total, 0, 'no refused body created a session')
+
+  for (const companyUrl of ['http://acme.example', 'https://acme.example/about?x=1', 'HTTPS://ACME.EXAMPLE']) {
+    t.equal((await api.post('/v1/sessions', aSessionBody({ companyUrl }))).status, 201, `${companyUrl}: accepted`)
+  }
+  const sessionId = (await api.get<{ sessions: { id: string }[] }>('/v1/sessions')).body.sessions[0]?.id
+  for (const instruction of ['    ', '\n\t \n\t ', ' '.repeat(4000)]) {
+    const res = await api.post<{ error: string }>('/v1/tasks', { sessionId, instruction })
+    t.equal(res.status, 400, `instruction of ${instruction.length} whitespace characters: 400`)
+    t.match(res.body.error, /^body\.instruction: must not be blank/)
+  }
+  t.equal((await api.get<{ tasks: unknown[] }>('/v1/tasks')).body.tasks.length, 0, 'no refused body created a task')
+})
+
+t.test('given page past its declared maximum, when listing, then 400 naming query.page; the maximum itself is served', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  for (const path of ['/v1/sessions', '/v1/tasks']) {
+    t.equal((await api.get(`${path}?page=${PAGE_MAX}&limit=${LIMIT_MAX}`)).status, 200, `${path}: page ${PAGE_MAX}, limit ${LIMIT_MAX}: 200`)
+    for (const page of [PAGE_MAX + 1, Number.MAX_SAFE_INTEGER]) {
+      const res = await api.get<{ error: string }>(`${path}?page=${page}`)
+      t.equal(res.status, 400, `${path}: page ${page}: 400`)
+      t.equal(res.body.error, `query.page: must be <= ${PAGE_MAX}`)
+    }
+  }
+})
+
+function chunkedPost(path: string, headers: string, body: string): string {
+  return `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
+}
+
+/** One request written to a socket as given, so that what fetch would refuse to send can be sent. */
+function rawExchange(baseUrl: string, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(baseUrl)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request))
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk) => chunks.push(chunk))
+    // The server may reset the connection after answering before all of an over-long request was written.
+    let failure: Error | null = null
+    socket.on('error', (err) => (failure = err))
+    socket.on('close', () => {
+      if (chunks.length === 0) return reject(failure ?? new Error('the connection closed without an answer'))
+      const [head = '', body = ''] = Buffer.concat(chunks).toString().split('\r\n\r\n')
+      const [statusLine = '', ...headerLines] = head.split('\r\n')
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body })
+    })
+  })
+}
+
+t.test('given the server is closing, when a request arrives on a connection still open, then 503 { error } with Retry-After and the connection closes', async (t) => {
+  const own = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '1500' } })
+  const { api, key } = await aCaller(own.infra, own.url)
+  const session = await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+  const { hostname, port } = new URL(own.url)
+  const socket = connect(Number(port), hostname)
+  const received: Buffer[] = []
+  socket.on('data', (chunk) => received.push(chunk))
+  const closed = new Promise((resolve) => socket.on('close', resolve))
+  const auth = `Authorization: Bearer ${key.key}\r\n`
+  const slow = JSON.stringify({ sessionId: session.body.session.id, instruction: 'Plan a slow launch', waitSeconds: 10 })
+  socket.write(`POST /v1/tasks HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${slow.length}\r\n\r\n${slow}`)
+  await until('the slow request to be in its handler', async () => (await api.get<{ tasks: unknown[] }>('/v1/tasks')).body.tasks.length === 1)
+
+  const stopping = own.stop()
+  await until('the server to stop accepting connections', () => new Promise<boolean>((resolve) => {
+    const probe = connect(Number(port), hostname, () => (probe.destroy(), resolve(false)))
+    probe.on('error', () => resolve(true))
+  }))
+  socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`)
+  await closed
+  await stopping
+
+  const text = Buffer.concat(received).toString()
+  t.match(text, /^HTTP\/1\.1 201 /, 'the request in flight is answered')
+  const refusal = /HTTP\/1\.1 503 [^\r]*\r\n([\s\S]*?)\r\n\r\n(.*)$/.exec(text)
+  t.ok(refusal, `the request that came while closing is 503 (got ${(text.match(/HTTP\/1\.1 \d{3}/g) ?? []).join(', ')})`)
+  t.match(refusal?.[1], /connection: close/i, 'and closes the connection')
+  t.match(refusal?.[1], /retry-after: 1/i, 'with Retry-After')
+  t.same(Object.keys(JSON.parse(refusal?.[2] ?? 'null') ?? {}), ['error'], 'the body is exactly { error }')
 })

@@ -272,3 +272,36 @@ t.test('MCP_ALLOWED_ORIGINS takes comma-separated origins and refuses anything e
     t.throws(() => loadConfig({ MCP_ALLOWED_ORIGINS: value }), ConfigError, `${value} is refused`)
   }
 })
+
+t.test('JSON-RPC the SDK would mishandle: an empty batch is Invalid Request; tools/call with non-object arguments is Invalid params naming them', async (t) => {
+  const { key } = await aCaller(service.infra, service.url)
+  const auth = { authorization: `Bearer ${key.key}` }
+
+  const empty = await postMcp(auth, [])
+  t.equal(empty.status, 400, 'an empty batch: HTTP 400')
+  t.same(await empty.json(), { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: an empty batch' }, id: null }, 'an empty batch: -32600, id null')
+
+  const toolCall = (id: number, params: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params })
+  const cases: [string, unknown, RegExp][] = [
+    ['an array', [1, 2], /^params\.arguments: must be an object \(got an array\)$/],
+    ['a string', 'seo', /^params\.arguments: must be an object \(got string\)$/],
+    ['a number', 5, /^params\.arguments: must be an object \(got number\)$/],
+    ['null', null, /^params\.arguments: must be an object \(got null\)$/],
+  ]
+  for (const [what, args, message] of cases) {
+    const res = await postMcp(auth, toolCall(7, { name: 'list_agents', arguments: args }))
+    t.equal(res.status, 200, `arguments ${what}: HTTP 200 carrying a JSON-RPC error`)
+    const body = await res.json() as { id: number; error?: { code: number; message: string } }
+    t.equal(body.id, 7, `arguments ${what}: answers the request's id`)
+    t.equal(body.error?.code, -32602, `arguments ${what}: -32602 Invalid params (got ${JSON.stringify(body.error)})`)
+    t.match(body.error?.message, message, `arguments ${what}: names params.arguments`)
+  }
+  const noName = await (await postMcp(auth, toolCall(8, { arguments: {} }))).json() as { error?: { code: number; message: string } }
+  t.match(noName.error, { code: -32602, message: /^params\.name: / }, 'no tool name: -32602 naming params.name')
+
+  const batch = await postMcp(auth, [toolCall(1, { name: 'list_agents', arguments: [] }), toolCall(2, { name: 'list_agents', arguments: {} })])
+  const answers = await batch.json() as { id: number; error?: { code: number }; result?: { structuredContent?: { agents?: unknown[] } } }[]
+  const byId = new Map(answers.map((a) => [a.id, a]))
+  t.equal(byId.get(1)?.error?.code, -32602, 'in a batch, the malformed call is refused')
+  t.equal(byId.get(2)?.result?.structuredContent?.agents?.length, 10, 'and the well-formed call beside it is served')
+})

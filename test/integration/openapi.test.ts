@@ -1,6 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import t from 'tap'
+import { PAGE_MAX } from '../../src/http/schemas/common.js'
 import { CreateSessionBody, ListSessionsQuery } from '../../src/http/schemas/sessions.js'
+import { CreateTaskBody } from '../../src/http/schemas/tasks.js'
 import { ApiClient } from '../helpers/http.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
@@ -123,9 +125,9 @@ t.test('given POST /sessions, then its request body schema is the TypeBox schema
     required: ['name'],
     additionalProperties: false,
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 120 },
+      name: { type: 'string', minLength: 1, maxLength: 120, pattern: '\\S' },
       companyName: { type: 'string', maxLength: 200 },
-      companyUrl: { type: 'string', format: 'uri', maxLength: 500 },
+      companyUrl: { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]', maxLength: 500 },
       industry: { type: 'string', maxLength: 100 },
       targetAudience: { type: 'string', maxLength: 300 },
     },
@@ -137,7 +139,7 @@ t.test('given GET /sessions, then its query parameters are page and limit with t
   const params = (await theDocument()).paths['/sessions']?.get?.parameters ?? []
   t.same(params.map((p) => `${p.in}:${p.name}`).sort(), ['query:limit', 'query:page'], 'exactly page and limit, in the query')
   const byName = (name: string) => params.find((p) => p.name === name)
-  t.match(byName('page'), { required: false, schema: { type: 'integer', minimum: 1, default: 1 } })
+  t.match(byName('page'), { required: false, schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 } })
   t.match(byName('limit'), { required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   const source = plain(ListSessionsQuery) as Schema
   for (const p of params) t.same(p.schema, source.properties?.[p.name], `${p.name}: identical to ListSessionsQuery`)
@@ -168,4 +170,22 @@ t.test('given no key, when each documented operation is called, then the documen
     t.equal(res.status, needsKey ? 401 : 200, `${name} without a key: ${needsKey ? 401 : 200}`)
     if (needsKey) t.same(Object.keys(res.body), ['error'], `${name}: the 401 body is { error }`)
   }
+})
+
+t.test('given the list operations, then page and limit declare a maximum, so no value the document allows is refused', async (t) => {
+  const doc = await theDocument()
+  for (const path of ['/sessions', '/tasks']) {
+    const params = doc.paths[path]?.get?.parameters ?? []
+    for (const name of ['page', 'limit']) {
+      const maximum = params.find((p) => p.name === name)?.schema.maximum
+      t.type(maximum, 'number', `GET ${path} ${name}: declares a maximum`)
+      t.ok(Number.isSafeInteger(maximum), `GET ${path} ${name}: the maximum (${String(maximum)}) is a safe integer`)
+    }
+  }
+})
+
+t.test('given POST /tasks, then instruction is declared not blank, as the route checks', async (t) => {
+  const schema = jsonSchemaOf((await theDocument()).paths['/tasks']?.post?.requestBody?.content)
+  t.match(schema?.properties?.instruction, { type: 'string', minLength: 4, maxLength: 4000, pattern: '\\S' })
+  t.same(schema, plain(CreateTaskBody), 'identical to CreateTaskBody')
 })

@@ -3,6 +3,7 @@ import t from 'tap'
 import { Type, type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { describeValidation } from '../../src/http/plugins/errors.js'
+import { HTTP_URL, NOT_BLANK } from '../../src/http/schemas/common.js'
 import { validatorCompiler } from '../../src/http/validator.js'
 
 const Body = Type.Object({ name: Type.String({ minLength: 1, maxLength: 120 }), size: Type.Optional(Type.Integer()) }, { additionalProperties: false })
@@ -34,6 +35,13 @@ t.test('a bound is reported with the field path and the TypeBox message', async 
   t.equal(describeValidation(errorsOf(Query, { limit: 0 }), 'querystring'), 'query.limit: must be >= 1')
   t.equal(describeValidation(errorsOf(Body, { name: 'n'.repeat(121) }), 'body'), 'body.name: must not have more than 120 characters')
   t.equal(describeValidation(errorsOf(Body, { name: 42 }), 'body'), 'body.name: must be string')
+})
+
+t.test('a known pattern reads as what it means; any other pattern keeps the TypeBox message', async (t) => {
+  const Patterned = Type.Object({ name: Type.String({ pattern: NOT_BLANK }), url: Type.String({ pattern: HTTP_URL }), code: Type.String({ pattern: '^[A-Z]+$' }) })
+  t.equal(describeValidation(errorsOf(Patterned, { name: '  ', url: 'https://a.example', code: 'A' }), 'body'), 'body.name: must not be blank (whitespace only)')
+  t.equal(describeValidation(errorsOf(Patterned, { name: 'x', url: 'javascript:alert(1)', code: 'A' }), 'body'), 'body.url: must be an http:// or https:// URL')
+  t.match(describeValidation(errorsOf(Patterned, { name: 'x', url: 'http://a', code: 'a' }), 'body'), /^body\.code: must match pattern/)
 })
 
 t.test('the querystring part is called query; other parts keep their name', async (t) => {

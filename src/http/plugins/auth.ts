@@ -1,25 +1,56 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { UnauthorizedError } from '../../domain/errors.js'
+import { eventTypeSubjects } from '../../infra/nats/subjects.js'
+import { AuthFailures } from '../auth-failures.js'
 import { ApiKeyAuthenticator, type Principal } from '../authenticator.js'
+import { isRecord } from '../validator.js'
 
 /**
  * Decorates the app with the authenticator and every request with `principal`.
  * Routes opt in with `onRequest: app.authenticate`, so a bad key is refused before
- * the body is parsed or validated.
+ * the body is parsed or validated. Every 401 counts against the client address
+ * (src/http/auth-failures.ts); needs the rate-limit plugin registered first.
  */
 export default fp(async function auth(app: FastifyInstance) {
-  const { readModels, config, clock, log } = app.infra
-  app.decorate('authenticator', new ApiKeyAuthenticator(readModels, config.AUTH_CACHE_TTL_MS, clock, log))
+  const { readModels, config, clock, log, nc } = app.infra
+  const authenticator = new ApiKeyAuthenticator(readModels, config.AUTH_CACHE_TTL_MS, clock, log)
+  const failures = new AuthFailures(app.limiter, config.RATE_LIMIT_AUTH_FAILURES_PER_MIN)
+  app.decorate('authenticator', authenticator)
   app.decorateRequest('principal', null)
-  app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
-    request.principal = await app.authenticator.authenticate(request.headers.authorization)
+  app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    const address = `ip:${request.ip}`
+    try {
+      request.principal = await authenticator.authenticate(request.headers.authorization, () => failures.assertAdmitted(address, reply))
+    } catch (err) {
+      if (err instanceof UnauthorizedError) await failures.record(address, reply)
+      throw err
+    }
   })
-})
+
+  // A key created anywhere ends any cached miss of its hash in this process at once.
+  const created = nc.subscribe(eventTypeSubjects('apikey', 'ApiKeyCreated'), {
+    callback: (err, msg) => {
+      const keyHash = err ? undefined : keyHashOf(msg.string())
+      if (keyHash) authenticator.forgetMiss(keyHash)
+    },
+  })
+  app.addHook('onClose', async () => created.unsubscribe())
+}, { dependencies: ['rate-limit'] })
+
+function keyHashOf(envelopeJson: string): string | undefined {
+  try {
+    const envelope: unknown = JSON.parse(envelopeJson)
+    const data = isRecord(envelope) ? envelope.data : undefined
+    return isRecord(data) && typeof data.keyHash === 'string' ? data.keyHash : undefined
+  } catch {
+    return undefined
+  }
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    authenticate: (request: FastifyRequest) => Promise<void>
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
   }
 }
 

@@ -10,6 +10,7 @@ import {
   UnauthorizedError,
 } from '../../domain/errors.js'
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
+import { PATTERN_MESSAGES } from '../schemas/common.js'
 
 const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [InvalidInputError, 400],
@@ -46,10 +47,6 @@ export default fp(async function errors(app: FastifyInstance) {
     request.log.error({ err }, 'unhandled error')
     return reply.code(500).send({ error: 'internal error' })
   })
-
-  app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}` })
-  })
 })
 
 type Part = 'body' | 'querystring' | 'params' | 'headers' | string
@@ -75,7 +72,8 @@ function describeOne(path: string, e: FastifySchemaValidationError): string[] {
   if (e.keyword === 'additionalProperties') {
     return namesIn(params.additionalProperties ?? params.additionalProperty).map((name) => `${path}.${name}: is not a known field`)
   }
-  return [`${path}: ${e.message}`]
+  const patternMessage = e.keyword === 'pattern' ? PATTERN_MESSAGES[String(params.pattern)] : undefined
+  return [`${path}: ${patternMessage ?? e.message}`]
 }
 
 function namesIn(value: unknown): string[] {

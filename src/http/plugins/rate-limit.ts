@@ -5,7 +5,7 @@ import { RateLimitedError } from '../../domain/errors.js'
 import type { RatePolicy } from '../../domain/rate-limits/gcra.js'
 import { RateLimitStore } from '../../infra/nats/rate-limit-store.js'
 
-export const LIMIT_GROUPS = ['tasks.create', 'tasks.read', 'sessions', 'meta', 'openapi'] as const
+export const LIMIT_GROUPS = ['tasks.create', 'tasks.read', 'sessions', 'meta', 'openapi', 'auth.failures'] as const
 export type LimitGroup = (typeof LIMIT_GROUPS)[number]
 
 const WINDOW_MS = 60_000
@@ -18,6 +18,7 @@ export function policies(config: Config): Record<LimitGroup, RatePolicy> {
     sessions: perMinute('sessions', config.RATE_LIMIT_SESSIONS_PER_MIN),
     meta: perMinute('meta', config.RATE_LIMIT_META_PER_MIN),
     openapi: perMinute('openapi', config.RATE_LIMIT_OPENAPI_PER_MIN),
+    'auth.failures': perMinute('auth.failures', config.RATE_LIMIT_AUTH_FAILURES_PER_MIN),
   }
 }
 
@@ -59,7 +60,7 @@ export default fp(async function rateLimit(app: FastifyInstance) {
     if (!subject) throw new Error(`rate limit ${group} needs an authenticated request`)
     await limiter.check(group, subject, reply)
   })
-})
+}, { name: 'rate-limit' })
 
 /** KV keys allow letters, digits and `-/_=.` only; an IPv6 address has colons. */
 function kvSafe(subject: string): string {

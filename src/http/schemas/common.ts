@@ -8,11 +8,24 @@ export const Uuid = Type.String({ format: 'uuid' })
 export const DateTime = Type.String({ format: 'date-time' })
 
 export const PAGE_DEFAULT = 1
+/** Far past any real list; keeps `(page - 1) * limit` an exact skip for the database. */
+export const PAGE_MAX = 1_000_000
 export const LIMIT_DEFAULT = 25
 export const LIMIT_MAX = 100
 
+/**
+ * Patterns, with what a caller reads when a value does not match them (TypeBox would
+ * only quote the expression). URL schemes are case-insensitive, so the pattern is too.
+ */
+export const NOT_BLANK = '\\S'
+export const HTTP_URL = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]'
+export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  [NOT_BLANK]: 'must not be blank (whitespace only)',
+  [HTTP_URL]: 'must be an http:// or https:// URL',
+}
+
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: PAGE_DEFAULT })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT })),
 }
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { AUTONOMY_LEVELS } from '../../domain/sessions/autonomy.js'
-import { DateTime, Nullable, PageQuery, Pagination, Uuid } from './common.js'
+import { DateTime, HTTP_URL, NOT_BLANK, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 
 export const Autonomy = Type.Enum([...AUTONOMY_LEVELS], {
   description: 'What agents may do on live platforms: `draft-only` keeps write actions as drafts, `approval-required` (the default) records them as pending approvals, `autonomous` lets connected platforms be changed',
@@ -17,9 +17,9 @@ export const Session = Type.Object({
 
 export const CreateSessionBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 120 }),
+    name: Type.String({ minLength: 1, maxLength: 120, pattern: NOT_BLANK, description: 'Not blank' }),
     companyName: Type.Optional(Type.String({ maxLength: 200 })),
-    companyUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
+    companyUrl: Type.Optional(Type.String({ format: 'uri', pattern: HTTP_URL, maxLength: 500, description: 'An http:// or https:// URL' })),
     industry: Type.Optional(Type.String({ maxLength: 100 })),
     targetAudience: Type.Optional(Type.String({ maxLength: 300 })),
     autonomy: Type.Optional(Autonomy),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { PRIORITIES, TASK_STATUSES, TASK_TYPES } from '../../domain/tasks/task.js'
 import { AgentType } from './agents.js'
-import { DateTime, Nullable, PageQuery, Pagination, Uuid } from './common.js'
+import { DateTime, NOT_BLANK, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 
 export const TaskStatus = Type.Enum([...TASK_STATUSES])
 
@@ -24,7 +24,7 @@ export const CreateTaskBody = Type.Object(
   {
     sessionId: Uuid,
     agentType: Type.Optional(Type.Enum(AgentType.enum, { default: 'growth-marketer', description: 'growth-marketer is the supervisor and delegates to specialists' })),
-    instruction: Type.String({ minLength: 4, maxLength: 4000 }),
+    instruction: Type.String({ minLength: 4, maxLength: 4000, pattern: NOT_BLANK, description: 'Plain English; not blank' }),
     title: Type.Optional(Type.String({ maxLength: 200 })),
     priority: Type.Optional(Type.Enum([...PRIORITIES], { default: 'normal', description: 'Waiting high tasks start before normal ones, normal before low' })),
     waitSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 120, default: 0, description: 'Hold the response until the task ends or this many seconds pass' })),
