@@ -4,6 +4,7 @@ import { apiKeysProjection, type ApiKeyDoc, type ReadModels, type Stored } from 
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from '../domain/accounts/api-key-secret.js'
 import { UnauthorizedError } from '../domain/errors.js'
 import { isDuplicateKey } from '../infra/mongo/errors.js'
+import { isDependencyUnavailable } from '../infra/unavailable.js'
 
 export interface Principal {
   readonly accountId: string
@@ -57,7 +58,8 @@ export class ApiKeyAuthenticator {
     if (!doc || !hashesEqual(doc.keyHash, hash)) throw new UnauthorizedError('invalid API key')
     if (doc.revokedAt) throw new UnauthorizedError('API key revoked')
     if (doc.expiresAt && Date.parse(doc.expiresAt) <= now.getTime()) throw new UnauthorizedError('API key expired')
-    await this.recordUse(doc._id, now)
+    // Not waited for: bookkeeping, and with MongoDB away it would hold the request for a timeout.
+    void this.recordUse(doc._id, now)
     return { accountId: doc.accountId, keyId: doc._id }
   }
 
@@ -79,7 +81,7 @@ export class ApiKeyAuthenticator {
     const cached = this.keys.get(hash)
     if (cached && cached.until > now) return cached.doc
     if ((this.misses.get(hash) ?? 0) > now) return null
-    const doc = await this.readModels.collection<ApiKeyDoc>(apiKeysProjection).findOne({ keyHash: hash })
+    const doc = await this.findByHash(hash, cached?.doc)
     if (doc) {
       if (this.keys.size >= MAX_CACHED_KEYS) this.keys.clear()
       this.keys.set(hash, { doc, until: now + this.ttlMs })
@@ -89,6 +91,21 @@ export class ApiKeyAuthenticator {
       this.misses.set(hash, now + this.ttlMs)
     }
     return doc
+  }
+
+  /**
+   * While MongoDB is out of reach, a key this process has already seen keeps working as it
+   * was last read (its revocation is seen when MongoDB is back): POSTs and GETs by id need
+   * only NATS, and should not all fail for the key check alone (invariant 11).
+   */
+  private async findByHash(hash: string, lastSeen: Stored<ApiKeyDoc> | undefined): Promise<Stored<ApiKeyDoc> | null> {
+    try {
+      return await this.readModels.collection<ApiKeyDoc>(apiKeysProjection).findOne({ keyHash: hash })
+    } catch (err) {
+      if (!lastSeen || !isDependencyUnavailable(err)) throw err
+      this.log?.warn({ keyId: lastSeen._id }, 'MongoDB out of reach: key accepted as last read')
+      return lastSeen
+    }
   }
 
   private async recordUse(keyId: string, now: Date): Promise<void> {

@@ -117,8 +117,7 @@ t.test('MongoDB killed for 4 s under load: POSTs and GET by id go on from the lo
   t.equal(one.status, 200, `GET by id is served from the log (${one.ms} ms)`)
   t.equal(ready.status, 503, `/readyz says not ready in ${ready.ms} ms`)
   t.ok(ready.ms < 1000, '/readyz answers within 1 s')
-  t.equal(posted.statuses.get(500) ?? 0, 0, `no 500 (${describeStatuses(posted.statuses)})`)
-  t.ok(posted.ids.length > 0, 'POSTs were acknowledged during the outage')
+  t.same([...posted.statuses.keys()], [201], `every POST was acknowledged: they need only NATS, and the key was read before (${describeStatuses(posted.statuses)})`)
   await until('the read model to catch up after the outage', async () => {
     const res = await caller.api.get<{ pagination: { total: number } }>('/v1/tasks?limit=1')
     return res.status === 200 && res.body.pagination.total === posted.ids.length + 1

@@ -30,21 +30,21 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
   infra.link.assertUp()
   const now = infra.clock()
   const reservedMicros = usdToMicros(infra.config.TASK_RESERVATION_USD)
+  const fingerprint = taskFingerprint(input.sessionId, input.agentType, input.instruction)
+  const lock = PendingTasks.key(accountId, fingerprint)
+  // The three checks at once: a POST waits for the slowest, not for their sum. A refusal
+  // is the first in this order (404, 402, 409), whatever answered first.
   const checks = await Promise.allSettled([
     requireSession(infra, accountId, input.sessionId),
     infra.budgets.reserve(accountId, input.taskId, now, reservedMicros),
+    acquireIdentity(infra, accountId, lock, input.taskId),
   ])
   const refused = checks.find((check) => check.status === 'rejected')
   if (refused) {
     infra.budgets.release(input.taskId)
+    if (checks[2].status === 'fulfilled') releaseIdentity(infra, lock, input.taskId)
     throw refused.reason
   }
-  const fingerprint = taskFingerprint(input.sessionId, input.agentType, input.instruction)
-  const lock = PendingTasks.key(accountId, fingerprint)
-  await acquireIdentity(infra, accountId, lock, input.taskId).catch((err: unknown) => {
-    infra.budgets.release(input.taskId)
-    throw err
-  })
   try {
     const created = {
       sessionId: input.sessionId,
@@ -64,10 +64,14 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
     return doc
   } catch (err) {
     infra.budgets.release(input.taskId)
-    // Not waited for: with NATS out of reach it would add a second timeout to the answer, and an entry left behind is cleared by the next identical request.
-    void infra.pendingTasks.release(lock, input.taskId).catch(() => undefined)
+    releaseIdentity(infra, lock, input.taskId)
     throw err
   }
+}
+
+/** Not waited for: with NATS out of reach it would add a second timeout to the answer, and an entry left behind is cleared by the next identical request. */
+function releaseIdentity(infra: Infra, lock: string, taskId: string): void {
+  void infra.pendingTasks.release(lock, taskId).catch(() => undefined)
 }
 
 /** A request that took the entry but has not appended yet is given this long. */
