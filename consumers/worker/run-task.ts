@@ -53,6 +53,7 @@ export class ClaimerAliveError extends Error {
 /** How long a finished run keeps trying to record its end while the log is out of reach. */
 const FINISH_RETRY_MS = 10 * 60 * 1000
 const FINISH_BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000] as const
+const SUPERVISED_RECHECK_MS = 1000
 
 /**
  * Takes one delivered TaskCreated to its end. A pending task is claimed and run once. A
@@ -80,10 +81,14 @@ export async function runTask(ctx: RunContext, ref: TaskRef, onAgentEnded?: () =
   const { state } = loaded
   if (state.status === 'running') {
     if (!ref.redelivered) return ctx.log.warn({ taskId: ref.taskId }, 'task already running under another delivery; left alone')
-    // A delegated task is run by its supervisor's worker, which holds no message for it: its
-    // own message coming back says nothing. Should that worker die, its supervisor's does.
-    if (await runByItsSupervisor(ctx, key, state)) return ctx.log.info({ taskId: ref.taskId }, 'delegated task running under its supervisor; left alone')
     const aliveForMs = state.workerId === ctx.workerId ? 0 : await ctx.heartbeats.aliveFor(state.workerId, ctx.infra.clock())
+    // A delegated task is run by its supervisor's worker, which holds no message for it: its
+    // own message coming back says nothing. It is handed back, not acknowledged, until its
+    // supervisor has ended: should that worker die, the supervisor's redelivery fails both,
+    // and a delegation its supervisor never recorded is failed here.
+    if (await runByItsSupervisor(ctx, key, state)) {
+      throw new ClaimerAliveError(`delegated task ${key.taskId} runs under its supervisor ${state.parentTaskId ?? ''}`, Math.max(aliveForMs, SUPERVISED_RECHECK_MS))
+    }
     if (aliveForMs > 0) throw new ClaimerAliveError(`task ${key.taskId} is still run by ${state.workerId}, which is alive`, aliveForMs)
     return failLost(ctx, key, state, issuer)
   }

@@ -210,9 +210,12 @@ export class TaskWorker {
     this.beat().catch((err: unknown) => this.log.warn({ err }, 'could not say this worker is alive'))
   }
 
-  /** Alive for one ack wait and one more beat: a worker is judged dead only after its messages would have been redelivered anyway. */
+  /**
+   * Alive for one ack wait from each beat (one every third of it): a worker is judged dead
+   * about when its messages are redelivered anyway, and a live one can miss two beats.
+   */
   private async beat(): Promise<void> {
-    await this.heartbeats?.beat(this.workerId, this.options.ackWaitMs + this.beatInterval)
+    await this.heartbeats?.beat(this.workerId, this.options.ackWaitMs)
   }
 
   /** Right after NATS comes back, before the server redelivers what it thinks abandoned. */

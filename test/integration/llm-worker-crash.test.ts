@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { createAgentProvider } from '../../consumers/agents/registry.js'
 import { NO_CONNECTORS } from '../../consumers/connectors/platform-connectors.js'
-import { runTask, type RunContext } from '../../consumers/worker/run-task.js'
+import { ClaimerAliveError, runTask, type RunContext } from '../../consumers/worker/run-task.js'
 import { createTask } from '../../src/commands/create-task/create-task.js'
 import { operator } from '../../src/commands/execute.js'
 import { finishTask } from '../../src/commands/finish-task/finish-task.js'
@@ -41,6 +41,7 @@ t.test('a worker killed while its supervisor task waits on two delegated tasks: 
   const doomed = spawnMats(t, ['start', '--role', 'worker'], env)
   const parent = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'Launch the kit' })).body.task
   await until('both specialists to be waiting on the model', () => fake.inFlight() === 2, 30_000)
+  await until('both delegations to be recorded', async () => (await service.infra.events.load(Task, { accountId: caller.account.id, aggregateId: parent.id })).events.filter((e) => e.type === 'TaskDelegated').length === 2, 10_000)
 
   doomed.kill('SIGKILL')
   await exited(doomed)
@@ -63,7 +64,7 @@ t.test('a worker killed while its supervisor task waits on two delegated tasks: 
   t.equal(await exited(fresh), 0)
 })
 
-t.test('a delegated task’s own message coming back while its supervisor runs it is left alone; once the supervisor has ended, it is failed', async (t) => {
+t.test('a delegated task’s own message coming back while its supervisor runs it is handed back; once the supervisor has ended, it is failed', async (t) => {
   const servers = await startServers(t)
   const infra = await connectTestInfra(t, servers)
   const service = await startTestService(t, servers, { roles: ['api'] })
@@ -81,7 +82,7 @@ t.test('a delegated task’s own message coming back while its supervisor runs i
   const [created] = (await infra.events.load(Task, { accountId, aggregateId: childId })).events
   if (created?.type !== 'TaskCreated') throw new Error('the child has no TaskCreated')
   const child = { accountId, taskId: childId, created, redelivered: true }
-  await runTask(ctx, child)
+  await t.rejects(runTask(ctx, child), ClaimerAliveError, 'handed back, not acknowledged: checked again later')
   t.equal((await infra.events.load(Task, { accountId, aggregateId: childId })).state.status, 'running', 'worker-a still runs it for its supervisor')
 
   await finishTask(infra, { accountId, taskId: parentId }, { outcome: 'failed', reason: 'agent_error', error: 'x', usage: null, costMicros: 0 }, operator())
