@@ -3,15 +3,21 @@ import { findAgent } from '../../src/domain/agents/catalogue.js'
 import { requireOpenSession, Session, type SessionState } from '../../src/domain/sessions/session.js'
 import type { FailureReason, FinishTask } from '../../src/domain/tasks/task.js'
 import { AgentRunError, type AgentRunRequest } from '../agents/provider.js'
+import { TaskCancelledError } from './cancellations.js'
+import { linkedSignal } from './linked-signal.js'
 import { runEffects } from './run-effects.js'
 import type { RunContext, Running, TaskKey } from './run-task.js'
 
 /** How a delegated task ends when its supervisor's run ended first. */
 export const PARENT_ENDED = { outcome: 'failed', reason: 'parent_ended', error: 'the supervising task ended before this delegated run finished', usage: null, costMicros: 0 } as const satisfies FinishTask
+/** How a delegated task ends when its supervising task was cancelled. */
+export const CANCELLED_WITH_PARENT = { outcome: 'failed', reason: 'cancelled', error: 'cancelled with its supervising task', usage: null, costMicros: 0 } as const satisfies FinishTask
 
 export interface RunLinks {
   /** The supervisor's run, for a delegated task. */
   readonly parent: AbortSignal | null
+  /** Aborts when the task is cancelled. */
+  readonly cancel: AbortSignal
   /** Filled with the ids of the tasks this run delegates to. */
   readonly children: string[]
   /** The session, when the caller started reading it already (while it claimed the task). */
@@ -28,11 +34,12 @@ export async function readSession(ctx: RunContext, accountId: string, sessionId:
  * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
  * ends; tokens a failed run spent are still counted.
  */
-export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, children, session: reading }: RunLinks): Promise<FinishTask> {
+export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, cancel, children, session: reading }: RunLinks): Promise<FinishTask> {
   const timeout = AbortSignal.timeout(ctx.timeoutMs)
   // Ended when this run ends, however it ends: whatever it started (delegated runs) stops with it.
   const ended = new AbortController()
-  const signal = AbortSignal.any([timeout, ctx.shutdown, ended.signal, ...(parent ? [parent] : [])])
+  const linked = linkedSignal([timeout, ctx.shutdown, ended.signal, cancel, ...(parent ? [parent] : [])])
+  const { signal } = linked
   try {
     const session = requireOpenSession(await (reading ?? readSession(ctx, key.accountId, task.sessionId)))
     const request: AgentRunRequest = {
@@ -45,6 +52,8 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
   } catch (err) {
     const spent = err instanceof AgentRunError ? err.spent : null
     const failed = (reason: FailureReason, error: string): FinishTask => ({ outcome: 'failed', reason, error, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 })
+    if (cancel.aborted) return failed('cancelled', 'cancelled while it ran; what it spent until then is counted')
+    if (parent?.aborted && parent.reason instanceof TaskCancelledError) return { ...CANCELLED_WITH_PARENT, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 }
     if (timeout.aborted) return failed('timeout', `the run exceeded its time limit of ${describeMs(ctx.timeoutMs)}`)
     if (ctx.shutdown.aborted) return failed('worker_shutdown', 'the worker shut down before the run finished; tasks are not retried')
     if (parent?.aborted) return { ...PARENT_ENDED, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 }
@@ -56,6 +65,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
     return failed('agent_error', 'the agent run stopped on an internal error; the worker log has the details')
   } finally {
     ended.abort(new Error('the run has ended'))
+    linked.dispose()
   }
 }
 

@@ -13,7 +13,8 @@ import type { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js
 import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
 import type { AgentProvider } from '../agents/provider.js'
 import type { PlatformConnectors } from '../connectors/platform-connectors.js'
-import { PARENT_ENDED, readSession, runAgent } from './run-agent.js'
+import type { RunCancellations } from './cancellations.js'
+import { CANCELLED_WITH_PARENT, PARENT_ENDED, readSession, runAgent } from './run-agent.js'
 
 export interface TaskKey {
   readonly accountId: string
@@ -34,6 +35,8 @@ export interface RunContext {
   readonly workerId: string
   /** Who else is alive: a redelivered task is lost only if its claimer is not. */
   readonly heartbeats: WorkerHeartbeats
+  /** Aborts a run whose task is cancelled. */
+  readonly cancellations: RunCancellations
   readonly timeoutMs: number
   /** Aborts every run when the worker's shutdown grace period is over. */
   readonly shutdown: AbortSignal
@@ -119,10 +122,12 @@ export async function runClaimed(
   const task = claimed.state
   ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
   const children: string[] = []
-  const outcome = await runAgent(ctx, key, task, issuer, { parent, children, ...(session ? { session } : {}) })
+  const cancel = ctx.cancellations.signalFor(key.taskId)
+  const outcome = await runAgent(ctx, key, task, issuer, { parent, cancel, children, ...(session ? { session } : {}) })
+    .finally(() => ctx.cancellations.done(key.taskId))
   onAgentEnded?.()
   await finish(ctx, key, outcome, issuer, claimed)
-  await failUnfinishedChildren(ctx, key, children, issuer)
+  await failUnfinishedChildren(ctx, key, children, issuer, outcome)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)
   return outcome
 }
@@ -132,8 +137,9 @@ export async function runClaimed(
  * running here could not record its end (the log was out of reach). Nothing else would
  * ever end it: its message is acknowledged and its supervisor's is about to be.
  */
-async function failUnfinishedChildren(ctx: RunContext, key: TaskKey, children: readonly string[], issuer: Issuer): Promise<void> {
-  await failChildrenRunningUnder(ctx, key.accountId, children, ctx.workerId, PARENT_ENDED, issuer)
+async function failUnfinishedChildren(ctx: RunContext, key: TaskKey, children: readonly string[], issuer: Issuer, ended: FinishTask): Promise<void> {
+  const cancelled = ended.outcome === 'failed' && ended.reason === 'cancelled'
+  await failChildrenRunningUnder(ctx, key.accountId, children, ctx.workerId, cancelled ? CANCELLED_WITH_PARENT : PARENT_ENDED, issuer)
 }
 
 /** Ends, as `outcome`, each of these delegated tasks still running under `workerId`. */

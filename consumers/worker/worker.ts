@@ -10,6 +10,7 @@ import type { Infra } from '../../src/infra/context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
+import { RunCancellations } from './cancellations.js'
 import { ClaimerAliveError, runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
 
@@ -51,6 +52,7 @@ export class TaskWorker {
    */
   private readonly redeliveries = new Map<string, JsMsg[]>()
   private heartbeats: WorkerHeartbeats | undefined
+  private readonly cancellations: RunCancellations
   private beatInterval = 0
   /** Tasks holding one of the `concurrency` slots: from their claim until their agent run returns. */
   private slots = 0
@@ -69,10 +71,12 @@ export class TaskWorker {
     private readonly connectors: PlatformConnectors = NO_CONNECTORS,
   ) {
     this.log = infra.log.child({ role: 'worker', workerId: this.workerId })
+    this.cancellations = new RunCancellations(this.log)
   }
 
   async start(): Promise<void> {
     await this.ensureConsumer()
+    this.cancellations.listen(this.infra.nc)
     this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
     this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
     await this.beat()
@@ -101,6 +105,7 @@ export class TaskWorker {
       await settled
     }
     clearInterval(this.keepAlive)
+    this.cancellations.stop()
     await this.heartbeats?.forget(this.workerId).catch(() => undefined)
     this.log.info('worker stopped')
   }
@@ -161,7 +166,7 @@ export class TaskWorker {
       const entry = this.scheduler.next()
       if (!entry) return
       const { msg, ref } = entry.item
-      const ctx = { infra: this.infra, provider: this.provider, connectors: this.connectors, workerId: this.workerId, heartbeats: this.requireHeartbeats(), timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
+      const ctx = { infra: this.infra, provider: this.provider, connectors: this.connectors, workerId: this.workerId, heartbeats: this.requireHeartbeats(), cancellations: this.cancellations, timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
       this.slots++
       let held = true
       const release = (): void => {

@@ -66,6 +66,7 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
         return { ...doc, actions: [...doc.actions, { actionId, platform, action, summary, status }] }
       }
       case 'TaskDelegated':
+      case 'TaskCancellationRequested':
         return doc
       case 'TaskCompleted':
         return { ...doc, status: 'completed', result: event.data.result, usage: event.data.usage, costMicros: event.data.costMicros, completedAt: event.occurredAt }

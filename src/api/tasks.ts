@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { listTasks } from '../../projections/queries/tasks.js'
+import { cancelTask } from '../commands/cancel-task/cancel-task.js'
 import { createTask } from '../commands/create-task/create-task.js'
 import type { Issuer } from '../commands/execute.js'
 import { NotFoundError } from '../domain/errors.js'
@@ -39,4 +40,14 @@ export async function listTasksPage(infra: Infra, accountId: string, query: List
   const { page, limit } = pageOf(query)
   const { items, total } = await listTasks(infra.readModels, accountId, { sessionId, status, agentType }, page, limit)
   return { tasks: items.map(taskView), pagination: paginationFor(page, limit, total) }
+}
+
+/** How long a cancel of a running task waits for its worker to record the end. */
+const CANCEL_WAIT_MS = 3000
+
+/** Cancels the task; answers it as it stands once ended, or after CANCEL_WAIT_MS (still running: its worker has not answered yet). */
+export async function cancelTaskAndWait(infra: Infra, accountId: string, taskId: string, issuer: Issuer) {
+  const outcome = await cancelTask(infra, { accountId, taskId }, issuer)
+  if (outcome === 'stopping') await awaitTaskEnd(infra, accountId, taskId, CANCEL_WAIT_MS)
+  return getTask(infra, accountId, taskId)
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { createSessionFromBody, listSessionsPage } from '../api/sessions.js'
-import { getTask as getTaskView, listTasksPage, runAgentTask } from '../api/tasks.js'
+import { cancelTaskAndWait, getTask as getTaskView, listTasksPage, runAgentTask } from '../api/tasks.js'
 import { AGENTS } from '../domain/agents/catalogue.js'
 import { ListAgentsResponse } from '../http/schemas/agents.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../http/schemas/sessions.js'
@@ -10,7 +10,7 @@ import { agentsText, sessionText, sessionsText, taskText, tasksText } from './re
 import { defineTool, type Tool } from './tool.js'
 
 /**
- * The six MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
+ * The seven MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
  * group, same account scoping); only the envelope differs.
  */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
@@ -117,4 +117,20 @@ const listTasksTool = defineTool({
   },
 })
 
-export const TOOLS: readonly Tool[] = [listAgents, listSessionsTool, createSessionTool, runAgentTaskTool, getTask, listTasksTool]
+const cancelTaskTool = defineTool({
+  name: 'cancel_task',
+  title: 'Cancel task',
+  description: 'Stop a task the user no longer wants: a pending task ends at once, a running one is stopped within a few seconds. '
+    + 'It ends failed, its error beginning with "cancelled"; what the run spent until then is still counted, and the tasks a supervisor '
+    + 'delegated are cancelled with it. Errors: task not found, task already ended. Returns { task }.',
+  limitGroup: 'tasks.create',
+  input: TaskParams,
+  output: TaskResponse,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(ctx, { taskId }) {
+    const cancelled = await cancelTaskAndWait(ctx.infra, ctx.principal.accountId, taskId, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    return { structured: cancelled, text: taskText(cancelled.task) }
+  },
+})
+
+export const TOOLS: readonly Tool[] = [listAgents, listSessionsTool, createSessionTool, runAgentTaskTool, getTask, listTasksTool, cancelTaskTool]

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import pino, { type Logger } from 'pino'
 import type { Test } from 'tap'
 import type { Infra } from '../../src/infra/context.js'
-import { startFakeModelServer, type FakeModelServer, type ModelScript, type Wire } from '../fakes/model-server.js'
+import { startFakeModelServer, type FakeModelServer, type ModelReply, type ModelRequestView, type ModelScript, type Wire } from '../fakes/model-server.js'
 import type { ApiClient } from './http.js'
 import { aCaller, aSessionBody, type Caller } from './mothers.js'
 import type { TestServers } from './servers.js'
@@ -60,3 +60,12 @@ export function capturingLog(level: string): { readonly log: Logger; readonly li
   const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString('utf8')); done() } })
   return { log: pino({ level }, sink), lines }
 }
+
+/** The supervisor delegates twice at once, and its specialists never answer: a run that waits on two delegated runs. */
+export const delegatesTwiceThenHangs = (request: ModelRequestView): ModelReply =>
+  request.system.startsWith('You are the Growth Marketer') && request.turn === 0
+    ? { text: '', calls: [
+        { name: 'delegate_to_specialist', args: { agentType: 'seo', instruction: 'Audit the kit pages' } },
+        { name: 'delegate_to_specialist', args: { agentType: 'creative', instruction: 'Three ad concepts for the kit' } },
+      ] }
+    : { hang: true }

@@ -8,28 +8,21 @@ import { operator } from '../../src/commands/execute.js'
 import { finishTask } from '../../src/commands/finish-task/finish-task.js'
 import { startTask } from '../../src/commands/start-task/start-task.js'
 import { Task } from '../../src/domain/tasks/task.js'
-import { startFakeModelServer, type ModelRequestView, type ModelReply } from '../fakes/model-server.js'
-import { MODEL, PROVIDER_KEY, type TaskView } from '../helpers/language-models.js'
+import { startFakeModelServer } from '../fakes/model-server.js'
+import { delegatesTwiceThenHangs, MODEL, PROVIDER_KEY, type TaskView } from '../helpers/language-models.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { exited, spawnMats } from '../helpers/processes.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
+import { RunCancellations } from '../../consumers/worker/cancellations.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, startTestService, testLog } from '../helpers/service.js'
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
 import { until } from '../helpers/wait.js'
 
-/** The supervisor delegates twice; the specialists never answer, so the worker dies mid-delegation. */
-const script = (request: ModelRequestView): ModelReply =>
-  request.system.startsWith('You are the Growth Marketer') && request.turn === 0
-    ? { text: '', calls: [
-        { name: 'delegate_to_specialist', args: { agentType: 'seo', instruction: 'Audit the kit pages' } },
-        { name: 'delegate_to_specialist', args: { agentType: 'creative', instruction: 'Three ad concepts for the kit' } },
-      ] }
-    : { hang: true }
 
 t.test('a worker killed while its supervisor task waits on two delegated tasks: all three fail within the bound, none runs again', async (t) => {
   const servers = await startServers(t)
-  const fake = await startFakeModelServer(t, 'openai', script)
+  const fake = await startFakeModelServer(t, 'openai', delegatesTwiceThenHangs)
   const ackWaitMs = 2000
   const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
   const caller = await aCaller(service.infra, service.url)
@@ -78,7 +71,7 @@ t.test('a delegated task’s own message coming back while its supervisor runs i
   await createTask(infra, accountId, { ...base, taskId: childId, agentType: 'seo', instruction: 'Audit the kit pages', taskType: 'delegated', parentTaskId: parentId }, operator())
   await startTask(infra, { accountId, taskId: childId }, 'worker-a', operator())
 
-  const ctx: RunContext = { infra, provider: createAgentProvider(infra.config, testLog()), connectors: NO_CONNECTORS, workerId: 'worker-b', heartbeats: await WorkerHeartbeats.open(infra.js, 1), timeoutMs: 5000, shutdown: new AbortController().signal, log: testLog() }
+  const ctx: RunContext = { infra, provider: createAgentProvider(infra.config, testLog()), connectors: NO_CONNECTORS, workerId: 'worker-b', heartbeats: await WorkerHeartbeats.open(infra.js, 1), cancellations: new RunCancellations(testLog()), timeoutMs: 5000, shutdown: new AbortController().signal, log: testLog() }
   const [created] = (await infra.events.load(Task, { accountId, aggregateId: childId })).events
   if (created?.type !== 'TaskCreated') throw new Error('the child has no TaskCreated')
   const child = { accountId, taskId: childId, created, redelivered: true }

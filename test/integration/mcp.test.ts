@@ -55,12 +55,12 @@ function structured<T = Record<string, any>>(t: Test, result: CallToolResult, wh
   return result.structuredContent as T
 }
 
-t.test('tools/list: exactly the six tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
+t.test('tools/list: exactly the seven tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
   const { key } = await aCaller(service.infra, service.url)
   const client = await connect(t, service.url, key.key)
   const { tools } = await client.listTools()
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  t.same([...byName.keys()].sort(), ['create_session', 'get_task', 'list_agents', 'list_sessions', 'list_tasks', 'run_agent_task'])
+  t.same([...byName.keys()].sort(), ['cancel_task', 'create_session', 'get_task', 'list_agents', 'list_sessions', 'list_tasks', 'run_agent_task'])
   const expected: Record<string, [unknown, unknown]> = {
     list_agents: [{ type: 'object', properties: {}, additionalProperties: false }, ListAgentsResponse],
     list_sessions: [ListSessionsQuery, ListSessionsResponse],
@@ -68,6 +68,7 @@ t.test('tools/list: exactly the six tools, with the REST TypeBox schemas as inpu
     run_agent_task: [CreateTaskBody, TaskResponse],
     get_task: [TaskParams, TaskResponse],
     list_tasks: [ListTasksQuery, ListTasksResponse],
+    cancel_task: [TaskParams, TaskResponse],
   }
   for (const [name, [input, output]] of Object.entries(expected)) {
     const tool = byName.get(name)
@@ -129,6 +130,7 @@ t.test('tool errors (isError) carry the REST messages: bad arguments name the fi
     ["another account's session as filter", 'list_tasks', { sessionId: foreignSession }, 'session not found'],
     ['unknown task', 'get_task', { taskId: randomUUID() }, 'task not found'],
     ["another account's task, reported like an unknown one", 'get_task', { taskId: foreignTask }, 'task not found'],
+    ["cancelling another account's task", 'cancel_task', { taskId: foreignTask }, 'task not found'],
   ]
   for (const [what, tool, args, message] of cases) {
     const result = await call(client, tool, args)

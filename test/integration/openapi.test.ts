@@ -28,8 +28,8 @@ type OpenApiDoc = {
 }
 
 /**
- * Every v1 operation and the response statuses the spec's tables give for it, as far as
- * the routes exist today, plus the 503 of every route that reaches NATS or MongoDB
+ * Every v1 operation and the response statuses the spec's tables give for it (and issue 11's
+ * cancel), as far as the routes exist today, plus the 503 of every route that reaches NATS or MongoDB
  * (invariant 11). GET /openapi.json is limited per client address (429).
  */
 const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
@@ -39,6 +39,7 @@ const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/openapi.json': { get: ['200', '429'] },
   '/tasks': { get: ['200', '400', '401', '404', '429', '503'], post: ['201', '400', '401', '402', '404', '409', '429', '503'] },
   '/tasks/{taskId}': { get: ['200', '400', '401', '404', '429', '503'] },
+  '/tasks/{taskId}/cancel': { post: ['200', '400', '401', '404', '409', '429', '503'] },
 }
 const PUBLIC_OPERATIONS = new Set(['GET /openapi.json'])
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])

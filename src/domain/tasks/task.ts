@@ -1,6 +1,6 @@
 import type { ActionStatus, ProposedAction } from '../actions/proposed-action.js'
 import type { AgentType } from '../agents/catalogue.js'
-import { ConflictError } from '../errors.js'
+import { ConflictError, NotFoundError } from '../errors.js'
 import type { Aggregate, EventDraft } from '../message.js'
 
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed'] as const
@@ -14,9 +14,10 @@ export type TaskType = (typeof TASK_TYPES)[number]
  * `agent_error`: the agent could not produce a result (e.g. it kept sending malformed tool calls);
  * `provider_error`: the language model could not be reached or refused, after retries;
  * `step_limit`: the run used all its steps; `timeout`: it used all its time;
- * `parent_ended`: a delegated run whose supervising task ended first.
+ * `parent_ended`: a delegated run whose supervising task ended first;
+ * `cancelled`: the caller cancelled it (or its supervising task).
  */
-export const FAILURE_REASONS = ['agent_error', 'provider_error', 'step_limit', 'timeout', 'parent_ended', 'worker_lost', 'worker_shutdown'] as const
+export const FAILURE_REASONS = ['agent_error', 'provider_error', 'step_limit', 'timeout', 'parent_ended', 'worker_lost', 'worker_shutdown', 'cancelled'] as const
 export type FailureReason = (typeof FAILURE_REASONS)[number]
 
 export interface TaskUsage { readonly provider: string; readonly model: string; readonly inputTokens: number; readonly outputTokens: number }
@@ -43,7 +44,9 @@ export type TaskDelegated = EventDraft<'TaskDelegated', { childTaskId: string; a
 /** `learnedFacts` are durable facts about the company for the session; absent on tasks from before they existed. */
 export type TaskCompleted = EventDraft<'TaskCompleted', Billing & { result: string; usage: TaskUsage; costMicros: number; learnedFacts?: readonly string[] }>
 export type TaskFailed = EventDraft<'TaskFailed', Billing & { error: string; reason: FailureReason; usage: TaskUsage | null; costMicros: number }>
-export type TaskEvent = TaskCreated | TaskStarted | TaskActionProposed | TaskDelegated | TaskCompleted | TaskFailed
+/** The caller asked to stop a running task; the worker running it aborts the run and records how it ended. */
+export type TaskCancellationRequested = EventDraft<'TaskCancellationRequested', { requestedBy: string | null }>
+export type TaskEvent = TaskCreated | TaskStarted | TaskActionProposed | TaskDelegated | TaskCancellationRequested | TaskCompleted | TaskFailed
 
 type Created = TaskCreated['data']
 /** What a run did that outlives it: the specialists it delegated to and the actions it proposed. */
@@ -51,14 +54,14 @@ interface RunRecord { readonly delegatedTaskIds: readonly string[]; readonly act
 export type TaskState =
   | { readonly status: 'absent' }
   | ({ readonly status: 'pending' } & Created)
-  | ({ readonly status: 'running'; readonly workerId: string } & Created & RunRecord)
+  | ({ readonly status: 'running'; readonly workerId: string; readonly cancellationRequested?: true } & Created & RunRecord)
   | ({ readonly status: 'completed'; readonly learnedFacts: readonly string[] } & Created & RunRecord)
   | ({ readonly status: 'failed' } & Created & RunRecord)
 
 export const Task: Aggregate<TaskState, TaskEvent> = {
   category: 'task',
   initialState: { status: 'absent' },
-  versions: { TaskCreated: 1, TaskStarted: 1, TaskActionProposed: 1, TaskDelegated: 1, TaskCompleted: 1, TaskFailed: 1 },
+  versions: { TaskCreated: 1, TaskStarted: 1, TaskActionProposed: 1, TaskDelegated: 1, TaskCancellationRequested: 1, TaskCompleted: 1, TaskFailed: 1 },
   evolve(state, event) {
     switch (event.type) {
       case 'TaskCreated':
@@ -69,9 +72,13 @@ export const Task: Aggregate<TaskState, TaskEvent> = {
         return state.status === 'running' ? { ...state, actionIds: [...state.actionIds, event.data.actionId] } : state
       case 'TaskDelegated':
         return state.status === 'running' ? { ...state, delegatedTaskIds: [...state.delegatedTaskIds, event.data.childTaskId] } : state
+      case 'TaskCancellationRequested':
+        return state.status === 'running' ? { ...state, cancellationRequested: true } : state
       case 'TaskCompleted':
         return state.status === 'running' ? { ...state, status: 'completed', learnedFacts: event.data.learnedFacts ?? [] } : state
       case 'TaskFailed':
+        // A pending task fails only when it is cancelled before any worker claimed it.
+        if (state.status === 'pending') return { ...state, status: 'failed', delegatedTaskIds: [], actionIds: [] }
         return state.status === 'running' ? { ...state, status: 'failed' } : state
     }
   },
@@ -108,6 +115,19 @@ export function decideFinishTask(command: FinishTask, state: TaskState): TaskEve
     return [{ type: 'TaskCompleted', data: { result, usage, costMicros, learnedFacts, ...billing } }]
   }
   return [{ type: 'TaskFailed', data: { error: command.error, reason: command.reason, usage: command.usage, costMicros: command.costMicros, ...billing } }]
+}
+
+/**
+ * A pending task ends at once (no worker holds it yet: the claim will find it failed); a
+ * running one is asked to stop, and its worker records the end with what the run spent.
+ * Asking twice changes nothing; an ended task cannot be cancelled.
+ */
+export function decideCancelTask(command: { requestedBy: string | null }, state: TaskState): TaskEvent[] {
+  if (state.status === 'absent') throw new NotFoundError('task not found')
+  if (state.status === 'completed' || state.status === 'failed') throw new ConflictError(`task has already ended (${state.status}); only a pending or running task can be cancelled`)
+  if (state.status === 'running') return state.cancellationRequested ? [] : [{ type: 'TaskCancellationRequested', data: { requestedBy: command.requestedBy } }]
+  const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros }
+  return [{ type: 'TaskFailed', data: { error: 'cancelled before it started', reason: 'cancelled', usage: null, costMicros: 0, ...billing } }]
 }
 
 /** Only the worker running the task records what its run does. */

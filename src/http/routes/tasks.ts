@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { getTask, listTasksPage, runAgentTask } from '../../api/tasks.js'
+import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
 import { errors } from '../schemas/common.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../schemas/tasks.js'
@@ -40,6 +40,20 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: TaskResponse, ...errors(400, 401, 404, 429) },
     },
   }, async (request) => getTask(app.infra, principalOf(request).accountId, request.params.taskId))
+
+  app.post('/tasks/:taskId/cancel', {
+    onRequest: [app.authenticate, app.rateLimit('tasks.create')],
+    schema: {
+      summary: 'Cancel a task: a pending one ends at once, a running one is stopped within moments; it ends failed, its error beginning with "cancelled"',
+      operationId: 'cancelTask',
+      tags: ['tasks'],
+      params: TaskParams,
+      response: { 200: TaskResponse, ...errors(400, 401, 404, 409, 429) },
+    },
+  }, async (request) => {
+    const { accountId, keyId } = principalOf(request)
+    return cancelTaskAndWait(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId })
+  })
 }
 
 export default tasks

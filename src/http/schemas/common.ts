@@ -41,7 +41,7 @@ const ERROR_DESCRIPTIONS = {
   401: 'Missing, invalid, revoked or expired API key',
   402: 'Monthly budget exhausted',
   404: 'Not found, or owned by another account',
-  409: 'An identical task is already pending',
+  409: 'Conflict: an identical task is already pending (creating a task), or the task has already ended (cancelling it)',
   429: 'Rate limited; see Retry-After',
   503: 'NATS or MongoDB is out of reach for now; retry after Retry-After seconds',
 } as const

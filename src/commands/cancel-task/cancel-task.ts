@@ -1,0 +1,17 @@
+import { decideCancelTask, Task } from '../../domain/tasks/task.js'
+import type { Infra } from '../../infra/context.js'
+import { PendingTasks } from '../../infra/nats/pending-tasks.js'
+import { execute, type Issuer } from '../execute.js'
+
+/**
+ * Cancels a task of the account: a pending one fails at once, a running one is asked to
+ * stop (its worker aborts the run within moments and records its end). 404 for an unknown
+ * or foreign task, 409 for one that has already ended.
+ */
+export async function cancelTask(infra: Infra, key: { accountId: string; taskId: string }, issuer: Issuer): Promise<'ended' | 'stopping'> {
+  const { state } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, (current) => decideCancelTask({ requestedBy: issuer.keyId }, current), issuer)
+  if (state.status !== 'failed') return 'stopping'
+  // No longer pending: an identical brief may be queued again.
+  void infra.pendingTasks.release(PendingTasks.key(key.accountId, state.fingerprint), key.taskId).catch(() => undefined)
+  return 'ended'
+}
