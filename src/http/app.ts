@@ -4,6 +4,7 @@ import type { Infra } from '../infra/context.js'
 import mcp from '../mcp/plugin.js'
 import auth from './plugins/auth.js'
 import errors from './plugins/errors.js'
+import idempotency from './plugins/idempotency.js'
 import notFound from './plugins/not-found.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
 import rateLimit from './plugins/rate-limit.js'
@@ -26,6 +27,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(openapi)
   await fastify.register(rateLimit)
   await fastify.register(auth)
+  await fastify.register(idempotency)
   await fastify.register(system)
   await fastify.register(mcp)
   await fastify.register(async (v1) => {

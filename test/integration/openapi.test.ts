@@ -16,7 +16,7 @@ type Operation = {
   security?: SecurityRequirement[]
   parameters?: Parameter[]
   requestBody?: { required?: boolean; content: Record<string, Media> }
-  responses: Record<string, { description: string; content?: Record<string, Media> }>
+  responses: Record<string, { description: string; content?: Record<string, Media>; headers?: Record<string, { schema: Schema }> }>
 }
 type OpenApiDoc = {
   openapi: string
@@ -34,10 +34,10 @@ type OpenApiDoc = {
  */
 const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/agents': { get: ['200', '401', '429', '503'] },
-  '/sessions': { get: ['200', '400', '401', '429', '503'], post: ['201', '400', '401', '429', '503'] },
+  '/sessions': { get: ['200', '400', '401', '429', '503'], post: ['201', '400', '401', '409', '422', '429', '503'] },
   '/me': { get: ['200', '401', '429', '503'] },
   '/openapi.json': { get: ['200', '429'] },
-  '/tasks': { get: ['200', '400', '401', '404', '429', '503'], post: ['201', '400', '401', '402', '404', '409', '429', '503'] },
+  '/tasks': { get: ['200', '400', '401', '404', '429', '503'], post: ['201', '400', '401', '402', '404', '409', '422', '429', '503'] },
   '/tasks/{taskId}': { get: ['200', '400', '401', '404', '429', '503'] },
   '/tasks/{taskId}/cancel': { post: ['200', '400', '401', '404', '409', '429', '503'] },
 }
@@ -189,4 +189,16 @@ t.test('given POST /tasks, then instruction is declared not blank, as the route 
   const schema = jsonSchemaOf((await theDocument()).paths['/tasks']?.post?.requestBody?.content)
   t.match(schema?.properties?.instruction, { type: 'string', minLength: 4, maxLength: 4000, pattern: '\\S' })
   t.same(schema, plain(CreateTaskBody), 'identical to CreateTaskBody')
+})
+
+t.test('given the POSTs that create, then they declare the Idempotency-Key header and the Idempotent-Replayed answer', async (t) => {
+  const doc = await theDocument()
+  for (const path of ['/sessions', '/tasks']) {
+    const op = doc.paths[path]?.post
+    const params = op?.parameters ?? []
+    t.match(params.find((p) => p.name === 'idempotency-key'), { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } }, `POST ${path}: the header`)
+    t.ok(op?.responses['201']?.headers?.['idempotent-replayed'], `POST ${path}: 201 declares Idempotent-Replayed`)
+    t.match(op?.responses['422']?.description, /Idempotency-Key/, `POST ${path}: 422 says what it means`)
+    t.match(op?.responses['409']?.description, /Idempotency-Key/, `POST ${path}: 409 says what it means`)
+  }
 })

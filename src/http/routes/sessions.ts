@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createSessionFromBody, listSessionsPage } from '../../api/sessions.js'
 import { principalOf } from '../plugins/auth.js'
 import { errors } from '../schemas/common.js'
+import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../schemas/idempotency.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../schemas/sessions.js'
 
 const sessions: FastifyPluginAsyncTypebox = async (app) => {
@@ -18,12 +19,14 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/sessions', {
     onRequest: [app.authenticate, app.rateLimit('sessions')],
+    ...app.idempotent,
     schema: {
       summary: 'Create a session (a workspace, usually one per company)',
       operationId: 'createSession',
       tags: ['sessions'],
+      headers: IdempotencyKeyHeader,
       body: CreateSessionBody,
-      response: { 201: SessionResponse, ...errors(400, 401, 429) },
+      response: { 201: replayable(SessionResponse), ...errors(400, 401, 422, 429), 409: IdempotencyInFlight },
     },
   }, async (request, reply) => {
     const { accountId, keyId } = principalOf(request)

@@ -2,17 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
 import { errors } from '../schemas/common.js'
+import { IdempotencyKeyHeader, replayable } from '../schemas/idempotency.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../schemas/tasks.js'
 
 const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/tasks', {
     onRequest: [app.authenticate, app.rateLimit('tasks.create')],
+    ...app.idempotent,
     schema: {
       summary: 'Create a task: an agent run from a plain-English instruction, queued at once',
       operationId: 'createTask',
       tags: ['tasks'],
+      headers: IdempotencyKeyHeader,
       body: CreateTaskBody,
-      response: { 201: TaskResponse, ...errors(400, 401, 402, 404, 409, 429) },
+      response: { 201: replayable(TaskResponse), ...errors(400, 401, 402, 404, 409, 422, 429) },
     },
   }, async (request, reply) => {
     const { accountId, keyId } = principalOf(request)

@@ -19,9 +19,11 @@ export const LIMIT_MAX = 100
  */
 export const NOT_BLANK = '\\S'
 export const HTTP_URL = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]'
+export const PRINTABLE_ASCII = '^[\\x20-\\x7E]*$'
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [NOT_BLANK]: 'must not be blank (whitespace only)',
   [HTTP_URL]: 'must be an http:// or https:// URL',
+  [PRINTABLE_ASCII]: 'must be printable ASCII characters only',
 }
 
 export const PageQuery = {
@@ -41,7 +43,8 @@ const ERROR_DESCRIPTIONS = {
   401: 'Missing, invalid, revoked or expired API key',
   402: 'Monthly budget exhausted',
   404: 'Not found, or owned by another account',
-  409: 'Conflict: an identical task is already pending (creating a task), or the task has already ended (cancelling it)',
+  409: 'Conflict: an identical task is already pending, a request with the same Idempotency-Key is still in flight, or (cancelling) the task has already ended',
+  422: 'The Idempotency-Key was already used with a different request body',
   429: 'Rate limited; see Retry-After',
   503: 'NATS or MongoDB is out of reach for now; retry after Retry-After seconds',
 } as const
@@ -51,8 +54,13 @@ export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
 /** Response schemas for the error statuses a route can answer; every route that reaches NATS or MongoDB can answer 503. */
 export function errors(...statuses: ErrorStatus[]): Record<ErrorStatus, TSchema> {
   const responses = {} as Record<ErrorStatus, TSchema>
-  for (const status of [...statuses, 503] as const) responses[status] = Type.Object(ErrorBody.properties, { description: ERROR_DESCRIPTIONS[status] })
+  for (const status of [...statuses, 503] as const) responses[status] = errorResponse(ERROR_DESCRIPTIONS[status])
   return responses
+}
+
+/** An `{ error }` response with what it means on this route. */
+export function errorResponse(description: string): TSchema {
+  return Type.Object(ErrorBody.properties, { description })
 }
 
 export function pageOf(query: { page?: number | undefined; limit?: number | undefined }): { page: number; limit: number } {
