@@ -2,6 +2,8 @@ import type { Projection } from './projection.js'
 import type { PartitionLeases } from './leases.js'
 import { ProjectionRunner, type RunnerDeps, type RunnerOptions } from './runner.js'
 
+const RUNNER_STOP_MS = 3000
+
 interface Running {
   readonly partitions: string
   readonly runner: ProjectionRunner
@@ -37,7 +39,11 @@ export class Projector {
     clearInterval(this.timer)
     await this.ticking
     for (const { runner } of this.running.values()) runner.stop()
-    await Promise.all([...this.running.values()].map((r) => r.done))
+    // With NATS gone (stopped with us, say) a consumer may never finish closing; what a runner
+    // had not written is written again by whoever takes its partitions (projections are idempotent).
+    const stopped = Promise.all([...this.running.values()].map((r) => r.done)).then(() => true)
+    const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), RUNNER_STOP_MS).unref())
+    if (!(await Promise.race([stopped, late]))) this.deps.log.warn({ waitedMs: RUNNER_STOP_MS }, 'projection runners did not stop in time; left behind')
     this.running.clear()
     await this.leases.releaseAll().catch((err: unknown) => this.deps.log.warn({ err }, 'could not release the projection leases; they expire'))
   }

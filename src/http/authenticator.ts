@@ -33,6 +33,8 @@ export class ApiKeyAuthenticator {
   private readonly keys = new Map<string, { doc: Stored<ApiKeyDoc>; until: number }>()
   private readonly misses = new Map<string, number>()
   private readonly usageWritten = new Map<string, number>()
+  /** lastUsedAt writes under way, by key: GET /v1/me waits for its own. */
+  private readonly usageWriting = new Map<string, Promise<void>>()
 
   constructor(
     private readonly readModels: ReadModels,
@@ -58,8 +60,9 @@ export class ApiKeyAuthenticator {
     if (!doc || !hashesEqual(doc.keyHash, hash)) throw new UnauthorizedError('invalid API key')
     if (doc.revokedAt) throw new UnauthorizedError('API key revoked')
     if (doc.expiresAt && Date.parse(doc.expiresAt) <= now.getTime()) throw new UnauthorizedError('API key expired')
-    // Not waited for: bookkeeping, and with MongoDB away it would hold the request for a timeout.
-    void this.recordUse(doc._id, now)
+    // Not waited for (with MongoDB away it would hold the request for a timeout); GET /v1/me waits for it in keyInfo.
+    const writing = this.recordUse(doc._id, now).finally(() => this.usageWriting.delete(doc._id))
+    this.usageWriting.set(doc._id, writing)
     return { accountId: doc.accountId, keyId: doc._id }
   }
 
@@ -69,6 +72,7 @@ export class ApiKeyAuthenticator {
   }
 
   async keyInfo(keyId: string): Promise<(Stored<ApiKeyDoc> & { lastUsedAt: Date | null }) | null> {
+    await this.usageWriting.get(keyId)
     const [doc, usage] = await Promise.all([
       this.readModels.collection<ApiKeyDoc>(apiKeysProjection).findOne({ _id: keyId }),
       this.usage.findOne({ _id: keyId }),
