@@ -54,6 +54,7 @@ export const ConfigSchema = Type.Object({
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),
   WORKER_ACK_WAIT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'How long a silent worker is trusted; a task whose worker died fails within about this long' }),
   PROJECTOR_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 5000, description: "How long a projector's partitions stay with it after it stops renewing them; another projector takes them over after that" }),
+  TASK_EVENTS_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000, description: 'GET /v1/tasks/{taskId}/events sends a keep-alive comment this often, so idle proxies and load balancers keep the stream open' }),
   TASK_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 900_000, description: 'Time limit of one agent run' }),
   OFFLINE_AGENT_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 200, description: 'How long an offline agent run takes' }),
   OFFLINE_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.1 }),

@@ -39,6 +39,7 @@ const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/openapi.json': { get: ['200', '429'] },
   '/tasks': { get: ['200', '400', '401', '404', '429', '503'], post: ['201', '400', '401', '402', '404', '409', '429', '503'] },
   '/tasks/{taskId}': { get: ['200', '400', '401', '404', '429', '503'] },
+  '/tasks/{taskId}/events': { get: ['200', '400', '401', '404', '429', '503'] },
 }
 const PUBLIC_OPERATIONS = new Set(['GET /openapi.json'])
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])
