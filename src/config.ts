@@ -44,7 +44,7 @@ export const ConfigSchema = Type.Object({
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   RATE_LIMITS_ENABLED: Type.Boolean({ default: true, description: 'Turn the per-account limits off (benchmarks only)' }),
   RATE_LIMIT_TASKS_CREATE_PER_MIN: Type.Integer({ minimum: 1, default: 20, description: 'POST /v1/tasks (and run_agent_task) per account' }),
-  RATE_LIMIT_TASKS_READ_PER_MIN: Type.Integer({ minimum: 1, default: 120, description: 'GET /v1/tasks and GET /v1/tasks/{id} together, per account' }),
+  RATE_LIMIT_TASKS_READ_PER_MIN: Type.Integer({ minimum: 1, default: 120, description: 'GET /v1/tasks, GET /v1/tasks/{id} and GET /v1/tasks/{id}/events (once per stream) together, per account' }),
   RATE_LIMIT_SESSIONS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET and POST /v1/sessions together, per account' }),
   RATE_LIMIT_META_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/agents and GET /v1/me together, per account' }),
   RATE_LIMIT_OPENAPI_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/openapi.json per client address (it needs no key)' }),
