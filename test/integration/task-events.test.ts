@@ -145,6 +145,14 @@ t.test('given an open stream, when its API process stops, then the stream ends a
   t.same(await streamConsumers(), [], 'and its consumer was deleted before the process let go of NATS')
 })
 
+t.test('given HEAD on a pending task, then the stream headers at once, and nothing left behind', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const res = await fetch(`${service.url}/v1/tasks/${await aTask(caller.api)}/events`, { method: 'HEAD', headers: { authorization: `Bearer ${caller.key.key}` } })
+  t.equal(res.status, 200)
+  t.match(res.headers.get('content-type'), /^text\/event-stream/)
+  t.same(await streamConsumers(), [], 'no consumer')
+})
+
 t.test('given a task of another account, an unknown task or a bad Last-Event-ID, then a JSON { error } before any stream', async (t) => {
   const owner = await aCaller(service.infra, service.url)
   const stranger = await aCaller(service.infra, service.url)

@@ -63,6 +63,8 @@ async function sendEvents(request: FastifyRequest, reply: FastifyReply, feed: Ta
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value)
   res.writeHead(200)
   res.flushHeaders()
+  // Fastify answers HEAD with the GET handler: the headers tell all there is, so nothing is followed.
+  if (request.method === 'HEAD') return void res.end()
   // 'close' on the response: the client went away, or the response ended.
   res.on('close', () => stream.abort())
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs)
