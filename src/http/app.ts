@@ -12,6 +12,7 @@ import agents from './routes/agents.js'
 import me from './routes/me.js'
 import sessions from './routes/sessions.js'
 import system from './routes/system.js'
+import taskEvents from './routes/task-events.js'
 import tasks from './routes/tasks.js'
 import './types.js'
 
@@ -34,6 +35,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
     await v1.register(agents)
     await v1.register(sessions)
     await v1.register(tasks)
+    await v1.register(taskEvents)
     await v1.register(me)
   }, { prefix: API_PREFIX })
 }

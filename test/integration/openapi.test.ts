@@ -40,6 +40,7 @@ const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/tasks': { get: ['200', '400', '401', '404', '429', '503'], post: ['201', '400', '401', '402', '404', '409', '422', '429', '503'] },
   '/tasks/{taskId}': { get: ['200', '400', '401', '404', '429', '503'] },
   '/tasks/{taskId}/cancel': { post: ['200', '400', '401', '404', '409', '429', '503'] },
+  '/tasks/{taskId}/events': { get: ['200', '400', '401', '404', '429', '503'] },
 }
 const PUBLIC_OPERATIONS = new Set(['GET /openapi.json'])
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto'
+import t, { type Test } from 'tap'
+import { startService } from '../../src/service.js'
+import type { ApiClient } from '../helpers/http.js'
+import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService, testConfig, testLog } from '../helpers/service.js'
+import { taskHistories } from '../helpers/task-log.js'
+import { openSse, type SseBlock, type SseStream } from '../helpers/sse.js'
+import { until } from '../helpers/wait.js'
+
+const HEARTBEAT_MS = 100
+const ENVELOPE_FIELDS = ['accountId', 'aggregateId', 'data', 'id', 'metadata', 'occurredAt', 'type', 'version']
+
+const servers = await startServers(t)
+// No worker in the API's process: a task stays pending until a test starts one, so it is followed live.
+const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: { TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) } })
+const { jsm } = service.infra
+
+/** A worker process of its own (offline agents, 200 ms a run). */
+const aWorker = () => startService(testConfig(servers), testLog(), new Set(['worker'] as const))
+
+/** A worker for the rest of the test. */
+async function startWorker(t: Test): Promise<void> {
+  const worker = await aWorker()
+  t.teardown(() => worker.stop())
+}
+
+// The workers' durable consumer outlives them: create it now, so that consumer counts compare plainly.
+await (await aWorker()).stop()
+
+async function aTask(api: ApiClient): Promise<string> {
+  const session = await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+  const task = await api.post<{ task: { id: string } }>('/v1/tasks', { sessionId: session.body.session.id, instruction: `Plan the launch posts ${randomUUID()}` })
+  if (task.status !== 201) throw new Error(`task not created: ${task.status} ${JSON.stringify(task.body)}`)
+  return task.body.task.id
+}
+
+const eventsOf = (caller: Caller, taskId: string, headers: Record<string, string> = {}): Promise<SseStream> =>
+  openSse(`${service.url}/v1/tasks/${taskId}/events`, caller.key.key, headers)
+
+/** The next event, past keep-alive comments. */
+async function nextEvent(stream: SseStream): Promise<SseBlock | null> {
+  for (let block = await stream.next(); block; block = await stream.next()) if (block.comment === undefined) return block
+  return null
+}
+
+/** Server-side consumers of task event streams that exist now. */
+async function streamConsumers(): Promise<string[]> {
+  const names: string[] = []
+  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith('task_events_')) names.push(info.name)
+  return names
+}
+
+t.test('given a pending task, when a client follows it and a worker then runs it, then every event arrives live, in order, with its stream sequence as id, and the stream ends', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const taskId = await aTask(caller.api)
+  const stream = await eventsOf(caller, taskId)
+  t.equal(stream.status, 200)
+  t.match(stream.headers.get('content-type'), /^text\/event-stream/)
+  t.match(stream.headers.get('ratelimit-policy'), /"tasks\.read"/, 'counted in the tasks.read group')
+  const created = await nextEvent(stream)
+  t.equal(created?.event, 'TaskCreated', 'the history first')
+  await until('the stream to follow the task live', async () => (await streamConsumers()).length === 1)
+
+  await startWorker(t)
+  const live = await stream.rest()
+  const log = (await taskHistories(service.infra)).get(taskId) ?? []
+  const received = [created, ...live]
+  t.same(received.map((e) => e?.event), ['TaskCreated', 'TaskStarted', 'TaskCompleted'], 'started and completed arrived while the stream was open')
+  t.same(received.map((e) => Number(e?.id)), log.map((e) => e.seq), 'ids are the stream sequences')
+  for (const event of received) {
+    const body = JSON.parse(event?.data ?? '{}') as { type: string; aggregateId: string; accountId: string }
+    t.same(Object.keys(body).sort(), ENVELOPE_FIELDS, `${event?.event}: the documented envelope, nothing else`)
+    t.match(body, { type: event?.event, aggregateId: taskId, accountId: caller.account.id })
+  }
+  t.same(await streamConsumers(), [], 'the consumer was deleted when the stream ended')
+})
+
+t.test('given an ended task, when a client resumes with Last-Event-ID, then it gets only the later events; past the terminal event, an empty stream that ends', async (t) => {
+  await startWorker(t)
+  const caller = await aCaller(service.infra, service.url)
+  const taskId = await aTask(caller.api)
+  const all = await until('the task to end', async () => {
+    const events = await (await eventsOf(caller, taskId)).rest()
+    return events.at(-1)?.event === 'TaskCompleted' && events
+  })
+  const [created, started, completed] = all
+
+  const resumed = await (await eventsOf(caller, taskId, { 'last-event-id': created?.id ?? '' })).rest()
+  t.same(resumed.map((e) => [e.id, e.event]), [[started?.id, 'TaskStarted'], [completed?.id, 'TaskCompleted']])
+  const afterEnd = await eventsOf(caller, taskId, { 'last-event-id': completed?.id ?? '' })
+  t.equal(afterEnd.status, 200)
+  t.same(await afterEnd.rest(), [], 'nothing after the terminal event, and the stream ends')
+  t.same(await streamConsumers(), [], 'an ended task is read without a consumer')
+})
+
+t.test('given a client that went away mid-stream, when it comes back with Last-Event-ID, then it gets exactly what it missed, and the server kept nothing for the first stream', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const taskId = await aTask(caller.api)
+  const first = await eventsOf(caller, taskId)
+  const created = await nextEvent(first)
+  await until('the stream to follow the task live', async () => (await streamConsumers()).length === 1)
+  first.close()
+  await until('the consumer of the closed stream to be deleted', async () => (await streamConsumers()).length === 0)
+
+  await startWorker(t)
+  const missed = await (await eventsOf(caller, taskId, { 'last-event-id': created?.id ?? '' })).rest()
+  t.same(missed.map((e) => e.event), ['TaskStarted', 'TaskCompleted'])
+  t.same(await streamConsumers(), [])
+})
+
+t.test('given 20 streams followed live to their end, then no consumer is left on MATS_TASKS', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const before = (await jsm.streams.info('MATS_TASKS')).state.consumer_count
+  const taskIds = await Promise.all(Array.from({ length: 20 }, () => aTask(caller.api)))
+  const streams = await Promise.all(taskIds.map((taskId) => eventsOf(caller, taskId)))
+  await until('all 20 streams to follow their task live', async () => (await streamConsumers()).length === 20)
+  await startWorker(t)
+  const ends = await Promise.all(streams.map((stream) => stream.rest()))
+  t.ok(ends.every((events) => events.at(-1)?.event === 'TaskCompleted'), 'every stream ended with its terminal event')
+  t.same(await streamConsumers(), [], 'no stream consumer left')
+  t.equal((await jsm.streams.info('MATS_TASKS')).state.consumer_count, before, 'the consumer count of MATS_TASKS is what it was')
+})
+
+t.test('given an idle stream, then keep-alive comments arrive between events', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const stream = await eventsOf(caller, await aTask(caller.api))
+  t.equal((await stream.next())?.event, 'TaskCreated')
+  t.same(await stream.next(), { comment: 'keep-alive' }, `a comment within ${HEARTBEAT_MS} ms of silence`)
+  stream.close()
+  await until('the consumer of the closed stream to be deleted', async () => (await streamConsumers()).length === 0)
+})
+
+t.test('given an open stream, when its API process stops, then the stream ends at once instead of holding the shutdown for its grace period', async (t) => {
+  const api = await startTestService(t, servers, { roles: ['api'], env: { SHUTDOWN_GRACE_MS: '60000' } })
+  const caller = await aCaller(service.infra, service.url)
+  const stream = await openSse(`${api.url}/v1/tasks/${await aTask(caller.api)}/events`, caller.key.key)
+  t.equal((await nextEvent(stream))?.event, 'TaskCreated')
+  await until('the stream to follow the task live', async () => (await streamConsumers()).length === 1)
+  const startedAt = Date.now()
+  await api.stop()
+  t.ok(Date.now() - startedAt < 30_000, 'stopped well within the 60 s grace period')
+  t.same(await stream.rest(), [], 'the stream ended cleanly; the client resumes elsewhere with Last-Event-ID')
+  t.same(await streamConsumers(), [], 'and its consumer was deleted before the process let go of NATS')
+})
+
+t.test('given HEAD on a pending task, then the stream headers at once, and nothing left behind', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const res = await fetch(`${service.url}/v1/tasks/${await aTask(caller.api)}/events`, { method: 'HEAD', headers: { authorization: `Bearer ${caller.key.key}` } })
+  t.equal(res.status, 200)
+  t.match(res.headers.get('content-type'), /^text\/event-stream/)
+  t.same(await streamConsumers(), [], 'no consumer')
+})
+
+t.test('given a task of another account, an unknown task or a bad Last-Event-ID, then a JSON { error } before any stream', async (t) => {
+  const owner = await aCaller(service.infra, service.url)
+  const stranger = await aCaller(service.infra, service.url)
+  const taskId = await aTask(owner.api)
+  for (const [what, stream] of [['foreign', await eventsOf(stranger, taskId)], ['unknown', await eventsOf(owner, randomUUID())]] as const) {
+    t.equal(stream.status, 404, `${what}: 404`)
+    t.match(stream.headers.get('content-type'), /^application\/json/)
+    t.same(JSON.parse(stream.text), { error: 'task not found' }, `${what}: { error }`)
+  }
+  const badId = await eventsOf(owner, taskId, { 'last-event-id': 'abc' })
+  t.equal(badId.status, 400)
+  t.match(JSON.parse(badId.text), { error: /^headers\.last-event-id: / }, 'names the header')
+  const badTask = await eventsOf(owner, 'task-1')
+  t.equal(badTask.status, 400)
+  t.match(JSON.parse(badTask.text), { error: /^params\.taskId: / })
+  t.same(await streamConsumers(), [])
+})
