@@ -1,7 +1,8 @@
-import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import { StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { KV } from '@nats-io/kv'
 import { openBucket } from '../../src/infra/nats/buckets.js'
 import { ALL_PARTITIONS, PARTITIONS } from './partitions.js'
+import { isWrongLastSequence } from '../../src/infra/nats/conflicts.js'
 
 const BUCKET = 'mats_projector_leases'
 
@@ -111,5 +112,5 @@ function keyToken(text: string): string {
 }
 
 function isWrongRevision(err: unknown): boolean {
-  return err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamWrongLastSequence
+  return isWrongLastSequence(err)
 }

@@ -85,3 +85,19 @@ t.test('3-node R3 cluster, the tasks stream leader killed under load: nothing ac
   t.same(lifecycleViolations(histories), [], 'no task started twice or ended twice')
   t.comment(`leader kill: ${posted.ids.length} acknowledged (${describe(posted.statuses)}), ${lost.length} lost, ${stuck.length} stuck, slowest refusal ${posted.slowestRefusalMs} ms, posting went on ${postedFor} ms after the kill, all ended ${recoveredMs} ms after the kill`)
 })
+
+t.test('3-node R3 cluster, identical briefs raced through two API processes on different nodes: exactly one 201', async (t) => {
+  const servers = await startClusterServers(t)
+  // No worker: a task stays pending, and an identical brief is refused only while it is (spec).
+  const first = await startTestService(t, servers, { env: R3, roles: ['api', 'projector'] })
+  const second = await startTestService(t, { ...servers, natsUrl: servers.cluster.nodes.map((n) => n.url).reverse().join(',') }, { env: R3, roles: ['api'] })
+  const caller = await aCaller(first.infra, first.url, { monthlyBudgetUsd: 100_000 })
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const apis = [caller.api, caller.api.withBaseUrl(second.url)]
+  for (let round = 0; round < 10; round++) {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => apis[i % 2]!.post('/v1/tasks', { sessionId, instruction: `identical brief of round ${round}` })))
+    const statuses = answers.map((a) => a.status)
+    t.equal(statuses.filter((s) => s === 201).length, 1, `round ${round}: exactly one 201 of 20`)
+    t.ok(statuses.every((s) => s === 201 || s === 409), `round ${round}: the others 409 (${[...new Set(statuses)].join(', ')})`)
+  }
+})

@@ -15,6 +15,11 @@ export class ApiClient {
     return new ApiClient(this.baseUrl, key)
   }
 
+  /** The same key against another API process. */
+  withBaseUrl(baseUrl: string): ApiClient {
+    return new ApiClient(baseUrl, this.key)
+  }
+
   get<T = Record<string, unknown>>(path: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
     return this.request<T>('GET', path, undefined, headers)
   }

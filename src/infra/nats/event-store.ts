@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
 import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 import { LogReader } from './log-reader.js'
 import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
+import { isWrongLastSequence } from './conflicts.js'
 
 export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 export { decodeEvent } from './event-codec.js'
@@ -127,7 +128,7 @@ export class EventStore {
       })
       return ack.seq
     } catch (err) {
-      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamWrongLastSequence) {
+      if (isWrongLastSequence(err)) {
         throw new ConcurrencyError(`${guard} moved past sequence ${expected}`, { cause: err })
       }
       throw new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamClient } from '@nats-io/jetstream'
+import { StorageType, type JetStreamClient } from '@nats-io/jetstream'
 import type { KV } from '@nats-io/kv'
 import { isRecord } from '../../http/validator.js'
 import { openBucket } from './buckets.js'
+import { isWrongLastSequence } from './conflicts.js'
 
 const BUCKET = 'mats_idempotency'
 /** How long a key is remembered after its answer: the window the docs promise. */
@@ -88,7 +89,7 @@ export class IdempotencyStore {
     try {
       return await write()
     } catch (err) {
-      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamWrongLastSequence) return undefined
+      if (isWrongLastSequence(err)) return undefined
       throw err
     }
   }

@@ -1,7 +1,7 @@
 import type { KV } from '@nats-io/kv'
 import type { JetStreamClient } from '@nats-io/jetstream'
-import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream'
 import { openBucket } from './buckets.js'
+import { isWrongLastSequence } from './conflicts.js'
 
 const BUCKET = 'mats_pending_tasks'
 
@@ -28,7 +28,7 @@ export class PendingTasks {
       await this.kv.create(key, taskId)
       return { acquired: true }
     } catch (err) {
-      if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamWrongLastSequence) throw err
+      if (!isWrongLastSequence(err)) throw err
       const entry = await this.kv.get(key)
       if (!entry || entry.operation !== 'PUT') return this.acquire(key, taskId)
       return { acquired: false, holder: entry.string(), revision: entry.revision, since: entry.created }

@@ -4,6 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import { decide, type RateDecision, type RatePolicy } from '../../domain/rate-limits/gcra.js'
 import { openBucket } from './buckets.js'
+import { isWrongLastSequence } from './conflicts.js'
 
 const BUCKET = 'mats_rate_limits'
 const MAX_CAS_ATTEMPTS = 24
@@ -91,7 +92,7 @@ export class RateLimitStore {
         this.known.set(key, { tat, revision })
         return decisions
       } catch (err) {
-        if (!(err instanceof JetStreamApiError) || err.code !== JetStreamApiCodes.StreamWrongLastSequence) throw err
+        if (!isWrongLastSequence(err)) throw err
         this.known.delete(key)
       }
     }
