@@ -9,6 +9,7 @@ import type { TaskCreated } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
+import { deliveredTask } from './delivered-task.js'
 import { runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
 
@@ -127,7 +128,8 @@ export class TaskWorker {
 
   private enqueue(msg: JsMsg): void {
     if (this.stopping) return msg.nak()
-    const event = decodeEvent(msg) as unknown as Recorded<TaskCreated>
+    const event = deliveredTask(msg, this.infra, this.log)
+    if (!event) return
     const priority = event.data.priority ?? 'normal'
     const ref = { accountId: event.accountId, taskId: event.aggregateId, created: event, redelivered: msg.redelivered }
     this.scheduler.add({ accountId: event.accountId, priority, seq: msg.seq, item: { msg, ref } })

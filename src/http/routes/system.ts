@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { ALL_PROJECTIONS, type ReadModels } from '../../../projections/index.js'
 import { STREAM_NAMES } from '../../infra/nats/subjects.js'
 import { ErrorBody } from '../schemas/common.js'
 
@@ -33,8 +34,17 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
     } catch {
       return 'MongoDB unreachable'
     }
-    return null
+    return stoppedProjection(app.infra.readModels)
   }
 }
 
 export default system
+
+/** A projection stopped on an event it cannot apply (projections/engine/halts.ts): read from memory, refreshed every second. */
+function stoppedProjection(readModels: ReadModels): string | null {
+  for (const projection of ALL_PROJECTIONS) {
+    const [stopped] = readModels.stoppedOf(projection)
+    if (stopped) return `projection ${projection.name} stopped at ${projection.stream} sequence ${stopped.seq} (${stopped.type}): ${stopped.error}`
+  }
+  return null
+}

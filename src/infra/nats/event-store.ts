@@ -8,7 +8,11 @@ import {
   type StoredMsg,
 } from '@nats-io/jetstream'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
+import { tryDecodeEvent, UndecodableMessageError } from './decode.js'
 import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
+
+/** Where readers have always imported it from. */
+export { decodeEvent } from './decode.js'
 
 /** Another writer appended to the aggregate since it was loaded. */
 export class ConcurrencyError extends Error {
@@ -41,7 +45,6 @@ export interface AppendOptions {
 }
 
 const LOAD_BATCH = 256
-const utf8 = new TextDecoder()
 
 export class EventStore {
   constructor(
@@ -53,11 +56,11 @@ export class EventStore {
     aggregate: Aggregate<State, Event>,
     key: AggregateKey,
   ): Promise<Loaded<State, Event>> {
-    const events = await this.readAggregate<Event>(aggregate.category, key)
+    const { events, lastSeq } = await this.readAggregate<Event>(aggregate.category, key)
     let state = aggregate.initialState
     for (const event of events) state = aggregate.evolve(state, event as unknown as Event)
-    const last = events.at(-1)
-    return { state, version: last?.seq ?? 0, accountId: last?.accountId ?? null, events }
+    // The version is the subjects' last message even when it is not an event: appends are guarded by it.
+    return { state, version: lastSeq, accountId: events.at(-1)?.accountId ?? null, events }
   }
 
   /**
@@ -97,7 +100,7 @@ export class EventStore {
    * what a read model at `afterSeq` has yet to apply.
    */
   async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number): Promise<RecordedEvent[]> {
-    return this.readFiltered(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)
+    return (await this.readFiltered(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)).events
   }
 
   /**
@@ -143,19 +146,29 @@ export class EventStore {
     }
   }
 
-  private async readAggregate<Event extends EventDraft>(category: AggregateCategory, key: AggregateKey): Promise<Recorded<Event>[]> {
-    const events = await this.readFiltered(streamOf(category), aggregateSubjects(category, key.accountId, key.aggregateId), 1)
-    return events as unknown as Recorded<Event>[]
+  private async readAggregate<Event extends EventDraft>(category: AggregateCategory, key: AggregateKey): Promise<{ events: Recorded<Event>[]; lastSeq: number }> {
+    const { events, lastSeq } = await this.readFiltered(streamOf(category), aggregateSubjects(category, key.accountId, key.aggregateId), 1)
+    return { events: events as unknown as Recorded<Event>[], lastSeq }
   }
 
-  private async readFiltered(stream: string, filter: string, fromSeq: number): Promise<RecordedEvent[]> {
+  /**
+   * The events on `filter` from `fromSeq`, and the sequence of the last message read. A
+   * message that is not an event is skipped here: the projectors record it (poison-messages.ts),
+   * and one bad message must not make an aggregate or an account unreadable.
+   */
+  private async readFiltered(stream: string, filter: string, fromSeq: number): Promise<{ events: RecordedEvent[]; lastSeq: number }> {
     const events: RecordedEvent[] = []
     let from = fromSeq
+    let lastSeq = 0
     for (;;) {
       const batch = await this.directBatch(stream, filter, from)
-      for (const msg of batch) events.push(decodeEvent(msg))
-      if (batch.length < LOAD_BATCH) return events
-      from = (batch.at(-1)?.seq ?? from) + 1
+      for (const msg of batch) {
+        const decoded = tryDecodeEvent(msg)
+        if (!(decoded instanceof UndecodableMessageError)) events.push(decoded)
+        lastSeq = msg.seq
+      }
+      if (batch.length < LOAD_BATCH) return { events, lastSeq }
+      from = lastSeq + 1
     }
   }
 
@@ -172,9 +185,4 @@ export class EventStore {
       throw new EventStoreUnavailableError(`could not read ${filter} from ${stream}`, { cause: err })
     }
   }
-}
-
-export function decodeEvent(msg: { subject: string; seq: number; data: Uint8Array }): RecordedEvent {
-  const envelope = JSON.parse(utf8.decode(msg.data)) as EventEnvelope
-  return { ...envelope, seq: msg.seq, subject: msg.subject }
 }
