@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { Recorded } from '../../src/domain/message.js'
 import type { TaskCreated } from '../../src/domain/tasks/task.js'
@@ -11,6 +10,7 @@ import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
 import { RunCancellations } from './cancellations.js'
+import { deliveredTask } from './delivered-task.js'
 import { ClaimerAliveError, runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
 
@@ -146,7 +146,8 @@ export class TaskWorker {
 
   private enqueue(msg: JsMsg): void {
     if (this.stopping) return msg.nak()
-    const event = decodeEvent(msg) as unknown as Recorded<TaskCreated>
+    const event = deliveredTask(msg, this.infra, this.log)
+    if (!event) return
     const again = this.redeliveries.get(event.aggregateId)
     if (again) return void again.push(msg)
     this.redeliveries.set(event.aggregateId, [])

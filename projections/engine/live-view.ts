@@ -1,8 +1,10 @@
-import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
-import { decodeEvent } from '../../src/infra/nats/event-store.js'
-import { foldOnto, handles, type Projection, type Stored } from './projection.js'
+import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
+import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
+import { EventNotAppliedError, foldOnto, handles, type Projection, type Stored } from './projection.js'
 import type { ReadModels } from './read-models.js'
 
 export interface LiveViewDeps {
@@ -88,19 +90,20 @@ export class LiveView<Doc extends { _id: string }> {
     const consumer = await this.deps.js.consumers.get(this.projection.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: state.last_seq + 1 })
     this.messages = await consumer.consume({ max_messages: 512 })
     this.advance(state.last_seq)
-    void this.drain(this.messages)
+    void this.drain(consumer, this.messages)
   }
 
-  private async drain(messages: ConsumerMessages): Promise<void> {
+  private async drain(consumer: Consumer, messages: ConsumerMessages): Promise<void> {
     try {
       for await (const msg of messages) {
         const type = msg.subject.slice(msg.subject.lastIndexOf('.') + 1)
-        if (handles(this.projection, type)) this.deliver(decodeEvent(msg))
+        if (handles(this.projection, type)) this.receive(msg)
         this.advance(msg.seq)
       }
     } catch (err) {
       this.deps.log.error({ err, projection: this.projection.name }, 'live view lost its consumer; restarting')
     }
+    await closeOrdered(consumer, messages)
     if (this.stopped) return
     // A view that stopped following may be behind: forget it all and start over.
     this.entries.clear()
@@ -109,11 +112,29 @@ export class LiveView<Doc extends { _id: string }> {
     if (!this.stopped) void this.start().catch((err: unknown) => this.deps.log.error({ err }, 'live view could not restart'))
   }
 
+  /** A message that is not an event is recorded and passed over; see poison-messages.ts. */
+  private receive(msg: JsMsg): void {
+    const event = tryDecodeEvent(msg)
+    if (event instanceof UndecodableMessageError) {
+      const poison = { stream: this.projection.stream, seq: msg.seq, subject: msg.subject, reason: event.reason }
+      void new PoisonMessages(this.deps.readModels.db, this.deps.log).record(poison, `live-view:${this.projection.name}`)
+      return
+    }
+    this.deliver(event)
+  }
+
   private deliver(event: RecordedEvent): void {
     const entry = this.entries.get(this.projection.docId(event))
     if (!entry) return
-    if (entry.pending) entry.pending.push(event)
-    else this.apply(entry, [event])
+    if (entry.pending) return void entry.pending.push(event)
+    try {
+      this.apply(entry, [event])
+    } catch (err) {
+      if (!(err instanceof EventNotAppliedError)) throw err
+      // Only this document is wrong: forget it, so that asking for it fails (loading applies the event again) and the others go on.
+      this.entries.delete(entry.id)
+      this.deps.log.error({ err, projection: this.projection.name }, 'live view cannot apply an event; the document is unavailable until the projection is fixed')
+    }
   }
 
   private apply(entry: Entry<Doc>, events: readonly RecordedEvent[]): void {

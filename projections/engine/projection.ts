@@ -27,6 +27,30 @@ export interface Projection<Doc extends { _id: string } = { _id: string }, Event
   evolve(doc: Doc | null, event: Event): Doc
 }
 
+/**
+ * A projection's `evolve` threw for a decodable event: a bug, or an event it cannot take.
+ * Applying it again gives the same error, so the projector stops that projection (runner.ts).
+ */
+export class EventNotAppliedError extends Error {
+  override readonly name = 'EventNotAppliedError'
+
+  constructor(
+    readonly projection: string,
+    readonly event: RecordedEvent,
+    cause: unknown,
+  ) {
+    super(`projection ${projection} cannot apply event ${event.seq} (${event.type} on ${event.subject}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
+}
+
+function evolve(projection: Projection, doc: { _id: string } | null, event: RecordedEvent): { _id: string } {
+  try {
+    return projection.evolve(doc, event)
+  } catch (err) {
+    throw new EventNotAppliedError(projection.name, event, err)
+  }
+}
+
 export function handles(projection: Projection, type: string): boolean {
   return projection.canHandle.includes(type)
 }
@@ -47,7 +71,7 @@ export function foldOnto<Doc extends { _id: string }>(projection: Projection, id
   let folded: { _id: string } | null = doc ? withoutSeq(doc) : null
   for (const event of events) {
     if (event.seq <= seq || !handles(projection, event.type) || projection.docId(event) !== id) continue
-    folded = projection.evolve(folded, event)
+    folded = evolve(projection, folded, event)
     seq = event.seq
   }
   return folded ? ({ ...folded, _seq: seq } as Stored<Doc>) : null
@@ -60,6 +84,6 @@ function withoutSeq<Doc extends { _id: string }>({ _seq: _ignored, ...doc }: Sto
 /** The document an aggregate's events fold into, straight from the log: null before any event it handles. */
 export function foldHistory<Doc extends { _id: string }>(projection: Projection, events: readonly RecordedEvent[]): Doc | null {
   let doc: { _id: string } | null = null
-  for (const event of events) if (handles(projection, event.type)) doc = projection.evolve(doc, event)
+  for (const event of events) if (handles(projection, event.type)) doc = evolve(projection, doc, event)
   return doc as Doc | null
 }

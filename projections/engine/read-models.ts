@@ -1,12 +1,23 @@
 import type { Collection, Db } from 'mongodb'
-import { isDuplicateKey } from '../../src/infra/mongo/errors.js'
+import { isDuplicateKey, upsertRacing } from '../../src/infra/mongo/errors.js'
 import { ALL_PARTITIONS } from './partitions.js'
 import type { Projection, Stored } from './projection.js'
 
 const GENERATIONS = 'projection_generations'
 const CHECKPOINTS = 'projection_checkpoints'
 
-interface GenerationDoc { _id: string; active: number; latest: number }
+interface GenerationDoc { _id: string; active: number; latest: number; stopped?: Record<string, Stopped> }
+
+/** Where a projection stopped on an event it cannot apply (runner.ts), by the event's partition. */
+export interface Stopped {
+  readonly generation: number
+  readonly partition: number
+  readonly seq: number
+  readonly subject: string
+  readonly type: string
+  readonly error: string
+  readonly at: Date
+}
 /**
  * Where a projection's generation is, per partition: `partitions.<n>` is the stream sequence
  * up to which partition n is applied. `seq` is what versions without partitions wrote (all
@@ -22,6 +33,7 @@ interface CheckpointDoc { _id: string; seq?: number; partitions?: Record<string,
  */
 export class ReadModels {
   private active = new Map<string, number>()
+  private stops = new Map<string, Stopped[]>()
   private timer: NodeJS.Timeout | undefined
 
   constructor(
@@ -54,6 +66,28 @@ export class ReadModels {
   async refresh(): Promise<void> {
     const docs = await this.generations.find({}).toArray()
     this.active = new Map(docs.map((d) => [d._id, d.active]))
+    this.stops = new Map(docs.map((d) => [d._id, Object.values(d.stopped ?? {}).filter((s) => s.generation === d.active)]))
+  }
+
+  /**
+   * The partitions of the active generation where a projection stopped, as of the last
+   * refresh: kept with the generation pointer, which every process reads every `refreshMs`
+   * anyway, so /readyz and the CLI learn of a stop without a query of their own.
+   */
+  stoppedOf(projection: Projection): readonly Stopped[] {
+    return this.stops.get(projection.name) ?? []
+  }
+
+  async markStopped(projection: Projection, stopped: Stopped): Promise<void> {
+    await this.generations.updateOne({ _id: projection.name }, { $set: { [`stopped.${stopped.partition}`]: stopped } })
+    if (stopped.generation === this.generationOf(projection)) this.stops.set(projection.name, [...this.stoppedOf(projection).filter((s) => s.partition !== stopped.partition), stopped])
+  }
+
+  /** Forgets a stop once its partition is applied past it (the projection was fixed). */
+  async clearStopped(projection: Projection, stopped: Stopped): Promise<void> {
+    const key = `stopped.${stopped.partition}`
+    await this.generations.updateOne({ _id: projection.name, [`${key}.seq`]: stopped.seq, [`${key}.generation`]: stopped.generation }, { $unset: { [key]: '' } })
+    this.stops.set(projection.name, this.stoppedOf(projection).filter((s) => s !== stopped))
   }
 
   close(): void {
@@ -90,7 +124,7 @@ export class ReadModels {
     const max = Object.fromEntries(partitions.map((n) => [`partitions.${n}`, seq]))
     const write = () => this.checkpoints.updateOne({ _id: checkpointId(projection, generation) }, { $max: max, $set: { updatedAt: new Date() } }, { upsert: true })
     // Two projectors creating a generation's checkpoint at once: one insert loses, its retry updates.
-    await write().catch((err: unknown) => (isDuplicateKey(err) ? write() : Promise.reject(err)))
+    await upsertRacing(write)
   }
 
   /** Reserves a fresh generation number for a rebuild and empties its collection. */

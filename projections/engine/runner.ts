@@ -1,13 +1,16 @@
-import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
-import { decodeEvent } from '../../src/infra/nats/event-store.js'
+import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
+import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
 import { BatchApplier } from './apply.js'
 import { batchesOf } from './batches.js'
+import { Halts } from './halts.js'
 import { ALL_PARTITIONS, partitionOf } from './partitions.js'
 import { publishProgress } from './progress.js'
-import { handles, type Projection } from './projection.js'
+import { EventNotAppliedError, handles, type Projection } from './projection.js'
 import type { ReadModels } from './read-models.js'
 
 export interface RunnerDeps {
@@ -51,6 +54,10 @@ export class ProjectionRunner {
   private stopped = false
   private readonly batchSize: number
   private readonly partitions: readonly number[]
+  private readonly poison: PoisonMessages
+  private readonly halts: Halts
+  /** The generation being written: where a stop is recorded. */
+  private generation = 0
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -59,8 +66,15 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 100
     this.partitions = options.partitions ?? ALL_PARTITIONS
+    this.poison = new PoisonMessages(deps.readModels.db, deps.log)
+    this.halts = new Halts(deps.readModels, deps.log, projection)
   }
 
+  /**
+   * Until stopped (or caught up, for a rebuild). A failure to reach NATS or MongoDB is
+   * retried from the checkpoint; an event the projection cannot apply stops a live runner
+   * (halts.ts) and fails a rebuild, since retrying it would fail the same way forever.
+   */
   async run(): Promise<void> {
     while (!this.stopped) {
       try {
@@ -68,10 +82,20 @@ export class ProjectionRunner {
         if (finished) return
       } catch (err) {
         if (this.stopped) return
+        if (err instanceof EventNotAppliedError && !this.live) throw err
+        if (err instanceof EventNotAppliedError && (await this.halts.record(this.generation, err))) {
+          await this.halts.waitWhileActive(this.generation, () => this.stopped)
+          continue
+        }
         this.deps.log.error({ err, projection: this.projection.name }, 'projection failed; resuming from its checkpoint')
         await new Promise((r) => setTimeout(r, RETRY_DELAY_MS))
       }
     }
+  }
+
+  /** Following the active generation for good, not replaying into one (rebuilds, tests' catch-ups). */
+  private get live(): boolean {
+    return this.options.generation === undefined && !this.options.untilCaughtUp
   }
 
   stop(): void {
@@ -83,6 +107,7 @@ export class ProjectionRunner {
   private async runGeneration(): Promise<boolean> {
     const { js, readModels } = this.deps
     const generation = this.options.generation ?? readModels.generationOf(this.projection)
+    this.generation = generation
     const collection = readModels.collection(this.projection, generation)
     const all = await readModels.partitionCheckpoints(this.projection, generation)
     const checkpoints = new Map(this.partitions.map((n) => [n, all[n] ?? 0]))
@@ -97,12 +122,13 @@ export class ProjectionRunner {
       opt_start_seq: from + 1,
     })
     this.messages = await consumer.consume({ max_messages: this.batchSize })
-    if (this.stopped) return true
     const watch = this.watchGeneration(generation)
     try {
+      if (this.stopped) return true
       return await this.applyAll(collection, generation, checkpoints, last)
     } finally {
       clearInterval(watch)
+      await closeOrdered(consumer, this.messages)
     }
   }
 
@@ -131,25 +157,48 @@ export class ProjectionRunner {
   }
 
   private async applyAll(collection: ReturnType<ReadModels['collection']>, generation: number, checkpoints: ReadonlyMap<number, number>, last: number): Promise<boolean> {
-    const { readModels } = this.deps
     if (!this.messages) return true
     const sharedWithCommands = this.projection.inline && this.options.generation === undefined
     const applier = new BatchApplier(collection, this.projection, { sharedWithCommands })
     const lingerMs = this.options.untilCaughtUp ? 0 : (this.options.lingerMs ?? LINGER_MS)
     for await (const messages of batchesOf(this.messages, this.batchSize, lingerMs)) {
-      const msg = messages.at(-1)!
-      const batch = messages.filter((m) => this.owns(m.subject, m.seq, checkpoints)).map(decodeEvent)
-      await applier.apply(batch)
-      await readModels.advance(this.projection, generation, msg.seq, this.partitions)
-      if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq, this.partitions)
-      this.options.onApplied?.(batch)
-      this.options.onProgress?.(msg.seq, Math.max(last, msg.seq + msg.info.pending))
-      if (this.options.untilCaughtUp && msg.info.pending === 0) break
-      if (this.stopped) break
-      if (this.options.generation === undefined && readModels.generationOf(this.projection) !== generation) break
+      // On a failure, close before leaving the loop: leaving waits for the consumer's pending read, which only a close (or the next message) ends.
+      const goOn = await this.applyBatch(applier, generation, checkpoints, last, messages).catch((err: unknown) => {
+        void this.messages?.close()
+        throw err
+      })
+      if (!goOn) break
     }
     await this.messages.close()
     return this.stopped || this.options.untilCaughtUp === true
+  }
+
+  /** Writes one batch and moves the checkpoints past it; false when the runner should stop reading. */
+  private async applyBatch(applier: BatchApplier, generation: number, checkpoints: ReadonlyMap<number, number>, last: number, messages: readonly JsMsg[]): Promise<boolean> {
+    const { readModels } = this.deps
+    const msg = messages.at(-1)!
+    const batch = await this.decodeOwned(messages, checkpoints)
+    await applier.apply(batch)
+    await readModels.advance(this.projection, generation, msg.seq, this.partitions)
+    await this.halts.clearPassed(generation, this.partitions, msg.seq)
+    if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq, this.partitions)
+    this.options.onApplied?.(batch)
+    this.options.onProgress?.(msg.seq, Math.max(last, msg.seq + msg.info.pending))
+    if (this.options.untilCaughtUp && msg.info.pending === 0) return false
+    if (this.stopped) return false
+    return this.options.generation !== undefined || readModels.generationOf(this.projection) === generation
+  }
+
+  /** The events this runner writes; a message that is not an event is recorded and skipped (the checkpoint passes it). */
+  private async decodeOwned(messages: readonly JsMsg[], checkpoints: ReadonlyMap<number, number>): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = []
+    for (const msg of messages) {
+      if (!this.owns(msg.subject, msg.seq, checkpoints)) continue
+      const decoded = tryDecodeEvent(msg)
+      if (!(decoded instanceof UndecodableMessageError)) events.push(decoded)
+      else await this.poison.record({ stream: this.projection.stream, seq: msg.seq, subject: msg.subject, reason: decoded.reason }, `projection:${this.projection.name}`)
+    }
+    return events
   }
 
   private async lastSequence(): Promise<number> {

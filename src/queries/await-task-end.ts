@@ -1,9 +1,10 @@
-import { DeliverPolicy } from '@nats-io/jetstream'
+import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream'
 import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
-import type { Recorded } from '../domain/message.js'
+import type { Recorded, RecordedEvent } from '../domain/message.js'
 import type { TaskEvent } from '../domain/tasks/task.js'
 import type { Infra } from '../infra/context.js'
-import { decodeEvent } from '../infra/nats/event-store.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
+import { closeOrdered } from '../infra/nats/ordered-consumers.js'
 import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
 
 const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
@@ -14,27 +15,44 @@ const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
  * the log stored (a core subscription also sees rejected publishes, and may see an event
  * before it is stored). A GET that follows never shows an older state than this answer:
  * readTask checks the read model against the log.
+ *
+ * The consumer is deleted when the wait ends: closing it alone leaves it on the server for
+ * 5 minutes (one per wait). A core subscription would create nothing on the server, but
+ * each event it saw would have to be confirmed in the log (re-read, and retried while a
+ * replica has not stored it yet): one delete per wait is simpler and as exact.
  */
 export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<TaskDoc | null> {
   const consumer = await infra.js.consumers.get(streamOf('task'), {
     filter_subjects: [aggregateSubjects('task', accountId, taskId)],
     deliver_policy: DeliverPolicy.All,
   })
-  const messages = await consumer.consume({ max_messages: 16 })
+  const events: Recorded<TaskEvent>[] = []
+  let messages: ConsumerMessages | undefined
+  try {
+    messages = await consumer.consume({ max_messages: 16 })
+    for await (const event of eventsUntil(messages, timeoutMs, signal)) {
+      events.push(event as unknown as Recorded<TaskEvent>)
+      if (TERMINAL.has(event.type)) break
+    }
+  } finally {
+    await closeOrdered(consumer, messages)
+  }
+  return taskDocFromHistory(events)
+}
+
+/** The events among `messages` until `timeoutMs` passes or `signal` aborts. */
+async function* eventsUntil(messages: ConsumerMessages, timeoutMs: number, signal?: AbortSignal): AsyncGenerator<RecordedEvent> {
   const stop = (): void => void messages.close()
   const timer = setTimeout(stop, timeoutMs)
   signal?.addEventListener('abort', stop, { once: true })
-  const events: Recorded<TaskEvent>[] = []
   try {
     for await (const msg of messages) {
-      const event = decodeEvent(msg) as unknown as Recorded<TaskEvent>
-      events.push(event)
-      if (TERMINAL.has(event.type)) break
+      // A message that is not an event is the projectors' to record; the task's state is in its events.
+      const event = tryDecodeEvent(msg)
+      if (!(event instanceof UndecodableMessageError)) yield event
     }
   } finally {
     clearTimeout(timer)
     signal?.removeEventListener('abort', stop)
-    await messages.close()
   }
-  return taskDocFromHistory(events)
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Consumer } from '@nats-io/jetstream'
 import type { EventEnvelope, RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
-import { decodeEvent } from '../infra/nats/event-codec.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
 import { LogReader } from '../infra/nats/log-reader.js'
 import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
 
@@ -31,7 +31,7 @@ export interface TaskEventFeed {
  */
 export async function openTaskEvents(infra: Infra, accountId: string, taskId: string, afterSeq: number): Promise<TaskEventFeed | null> {
   infra.link.assertUp()
-  const history = await new LogReader(infra.jsm).read(streamOf('task'), aggregateSubjects('task', accountId, taskId), 1)
+  const { events: history } = await new LogReader(infra.jsm).read(streamOf('task'), aggregateSubjects('task', accountId, taskId), 1)
   const last = history.at(-1)
   if (!last) return null
   return {
@@ -56,7 +56,9 @@ async function* follow(infra: Infra, accountId: string, taskId: string, fromSeq:
     try {
       if (signal.aborted) return
       for await (const msg of messages) {
-        const event = decodeEvent(msg)
+        // Not an event (poison-messages.ts records it): nothing a client could use.
+        const event = tryDecodeEvent(msg)
+        if (event instanceof UndecodableMessageError) continue
         yield event
         if (TERMINAL.has(event.type)) return
       }

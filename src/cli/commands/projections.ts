@@ -1,5 +1,7 @@
 import { ALL_PROJECTIONS, rebuildProjections, type RebuildProgress } from '../../../projections/index.js'
+import type { Stopped } from '../../../projections/engine/read-models.js'
 import type { Infra } from '../../infra/context.js'
+import { PoisonMessages } from '../../infra/mongo/poison-messages.js'
 import { parse, print, UsageError } from '../io.js'
 
 export const PROJECTIONS_USAGE = `mats projections rebuild [--json]
@@ -15,18 +17,38 @@ export async function projections(infra: Infra, [verb, ...rest]: string[]): Prom
       if (!values.json) process.stdout.write(`rebuilt ${ALL_PROJECTIONS.length} read models in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
       return
     }
-    case 'status': {
-      const rows = []
-      for (const p of ALL_PROJECTIONS) {
-        const generation = infra.readModels.generationOf(p)
-        const { state } = await infra.jsm.streams.info(p.stream)
-        rows.push({ projection: p.name, generation, checkpoint: await infra.readModels.checkpoint(p, generation), stream: p.stream, streamLastSeq: state.last_seq })
-      }
-      return print(values.json, values.json ? { projections: rows } : rows)
-    }
+    case 'status':
+      return status(infra, values.json)
     default:
       throw new UsageError(`unknown command: projections ${verb ?? ''}`)
   }
+}
+
+const POISON_SHOWN = 5
+
+/**
+ * Each read model's position, and whether it stopped on an event it cannot apply; then
+ * the messages consumers skipped or terminated because they are not events.
+ */
+async function status(infra: Infra, json: boolean): Promise<void> {
+  const rows = []
+  for (const p of ALL_PROJECTIONS) {
+    const generation = infra.readModels.generationOf(p)
+    const { state } = await infra.jsm.streams.info(p.stream)
+    const stopped = infra.readModels.stoppedOf(p).map(({ partition, seq, subject, type, error, at }) => ({ partition, seq, subject, type, error, at }))
+    const checkpoint = await infra.readModels.checkpoint(p, generation)
+    const row = { projection: p.name, generation, checkpoint, stream: p.stream, streamLastSeq: state.last_seq }
+    rows.push(json ? { ...row, state: stopped.length ? 'stopped' : 'running', stopped } : { ...row, state: stopped.length ? stopped.map(describeStop).join('; ') : 'running' })
+  }
+  const poison = new PoisonMessages(infra.db, infra.log)
+  const [count, latest] = await Promise.all([poison.count(), poison.latest(POISON_SHOWN)])
+  const poisonMessages = latest.map(({ stream, seq, subject, reason, seenBy }) => ({ stream, seq, subject, reason, seenBy }))
+  if (json) return print(true, { projections: rows, poisonMessages: { count, latest: poisonMessages } })
+  print(false, [...rows, { poisonMessages: count, ...Object.fromEntries(poisonMessages.map((m, i) => [`poison ${i + 1}`, `${m.stream} #${m.seq} ${m.subject}: ${m.reason}`])) }])
+}
+
+function describeStop({ seq, type, subject, error }: Omit<Stopped, 'generation'>): string {
+  return `stopped at #${seq} (${type} on ${subject}): ${error}`
 }
 
 function printJsonProgress(progress: RebuildProgress): void {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { ALL_PROJECTIONS, type ReadModels } from '../../../projections/index.js'
 import { STREAM_NAMES } from '../../infra/nats/subjects.js'
 import { ErrorBody } from '../schemas/common.js'
 
@@ -29,7 +30,7 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
       withinDeadline(Promise.all(STREAM_NAMES.map((name) => jsm.streams.info(name))), 'NATS JetStream streams unreachable'),
       withinDeadline(db.command({ ping: 1 }), 'MongoDB unreachable'),
     ])
-    return problems.filter((problem) => problem !== null).join('; ') || null
+    return [...problems, stoppedProjection(app.infra.readModels)].filter((problem) => problem !== null).join('; ') || null
   }
 }
 
@@ -46,3 +47,12 @@ async function withinDeadline(check: Promise<unknown>, problem: string): Promise
 }
 
 export default system
+
+/** A projection stopped on an event it cannot apply (projections/engine/halts.ts): read from memory, refreshed every second. */
+function stoppedProjection(readModels: ReadModels): string | null {
+  for (const projection of ALL_PROJECTIONS) {
+    const [stopped] = readModels.stoppedOf(projection)
+    if (stopped) return `projection ${projection.name} stopped at ${projection.stream} sequence ${stopped.seq} (${stopped.type}): ${stopped.error}`
+  }
+  return null
+}

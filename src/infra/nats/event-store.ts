@@ -7,7 +7,8 @@ import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './su
 import { isWrongLastSequence } from './conflicts.js'
 
 export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
-export { decodeEvent } from './event-codec.js'
+/** Where readers have always imported it from. */
+export { decodeEvent } from './decode.js'
 
 export interface AggregateKey {
   /** `*` when only the aggregate id is known (operator commands such as key revocation). */
@@ -54,11 +55,12 @@ export class EventStore {
     options: LoadOptions = {},
   ): Promise<Loaded<State, Event>> {
     const filter = aggregateSubjects(aggregate.category, key.accountId, key.aggregateId)
-    const events = (await this.reader.read(streamOf(aggregate.category), filter, 1, options.atLeast)) as unknown as Recorded<Event>[]
+    const read = await this.reader.read(streamOf(aggregate.category), filter, 1, options.atLeast)
+    const events = read.events as unknown as Recorded<Event>[]
     let state = aggregate.initialState
     for (const event of events) state = aggregate.evolve(state, event as unknown as Event)
-    const last = events.at(-1)
-    return { state, version: last?.seq ?? 0, accountId: last?.accountId ?? null, events }
+    // The version is the subjects' last message even when it is not an event: appends are guarded by it.
+    return { state, version: read.lastSeq, accountId: events.at(-1)?.accountId ?? null, events }
   }
 
   /**
@@ -97,8 +99,8 @@ export class EventStore {
    * The account's events of a category stored after sequence `afterSeq`, in stream order:
    * what a read model at `afterSeq` has yet to apply.
    */
-  async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number): Promise<RecordedEvent[]> {
-    return this.reader.read(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)
+  async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number): Promise<readonly RecordedEvent[]> {
+    return (await this.reader.read(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)).events
   }
 
   /**

@@ -1,9 +1,26 @@
 import { JetStreamApiCodes, JetStreamApiError, JetStreamError, type JetStreamManager, type StoredMsg } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../../domain/message.js'
-import { decodeEvent } from './event-codec.js'
+import { tryDecodeEvent, UndecodableMessageError } from './decode.js'
 import { EventStoreUnavailableError } from './event-store-errors.js'
 
 const BATCH = 256
+
+/** The events read, and the sequence of the last message read (0 if none), event or not. */
+export interface Read {
+  readonly events: readonly RecordedEvent[]
+  readonly lastSeq: number
+}
+
+class Collected implements Read {
+  readonly events: RecordedEvent[] = []
+  lastSeq = 0
+
+  add(msg: StoredMsg): void {
+    const decoded = tryDecodeEvent(msg)
+    if (!(decoded instanceof UndecodableMessageError)) this.events.push(decoded)
+    this.lastSeq = msg.seq
+  }
+}
 
 /**
  * Reads a stream's events on a subject filter. Direct gets first: any replica answers
@@ -15,11 +32,16 @@ const BATCH = 256
 export class LogReader {
   constructor(private readonly jsm: JetStreamManager) {}
 
-  /** Events on `filter` from `fromSeq`; at least up to `atLeast` when the caller knows the log holds that much. */
-  async read(stream: string, filter: string, fromSeq: number, atLeast = 0): Promise<RecordedEvent[]> {
-    const events = await this.readDirect(stream, filter, fromSeq)
-    const last = events.at(-1)?.seq ?? 0
-    if (last >= atLeast && (last > 0 || (await this.leaderLast(stream, filter)) < fromSeq)) return events
+  /**
+   * Events on `filter` from `fromSeq`, at least up to `atLeast` when the caller knows the log
+   * holds that much, and the sequence of the last message read. A message that is not an
+   * event is skipped (the projectors record it, poison-messages.ts): one bad message must not
+   * make an aggregate or an account unreadable.
+   */
+  async read(stream: string, filter: string, fromSeq: number, atLeast = 0): Promise<Read> {
+    const direct = await this.readDirect(stream, filter, fromSeq)
+    const last = direct.lastSeq
+    if (last >= atLeast && (last > 0 || (await this.leaderLast(stream, filter)) < fromSeq)) return direct
     return this.readFromLeader(stream, filter, fromSeq)
   }
 
@@ -34,24 +56,24 @@ export class LogReader {
     return msg?.seq ?? 0
   }
 
-  private async readDirect(stream: string, filter: string, fromSeq: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = []
+  private async readDirect(stream: string, filter: string, fromSeq: number): Promise<Read> {
+    const read = new Collected()
     for (let from = fromSeq; ;) {
       const batch = await this.directBatch(stream, filter, from)
-      for (const msg of batch) events.push(decodeEvent(msg))
-      if (batch.length < BATCH) return events
-      from = (batch.at(-1)?.seq ?? from) + 1
+      for (const msg of batch) read.add(msg)
+      if (batch.length < BATCH) return read
+      from = read.lastSeq + 1
     }
   }
 
   /** One message a request: only when a replica was behind, for the handful of events of one aggregate. */
-  private async readFromLeader(stream: string, filter: string, fromSeq: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = []
+  private async readFromLeader(stream: string, filter: string, fromSeq: number): Promise<Read> {
+    const read = new Collected()
     for (let from = fromSeq; ;) {
       const next = { seq: from, next_by_subj: filter }
       const msg = await this.getOne(`${filter} from the leader of ${stream}`, () => this.jsm.streams.getMessage(stream, next))
-      if (!msg) return events
-      events.push(decodeEvent(msg))
+      if (!msg) return read
+      read.add(msg)
       from = msg.seq + 1
     }
   }

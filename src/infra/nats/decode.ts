@@ -1,0 +1,79 @@
+import type { EventEnvelope, RecordedEvent } from '../../domain/message.js'
+
+/** What a stored message carries that decoding needs. */
+export interface StoredMessage {
+  readonly subject: string
+  readonly seq: number
+  readonly data: Uint8Array
+}
+
+/**
+ * A message in an event stream that is not an event: anyone allowed to publish on `mats.>`
+ * can store one (a bug, a hand-typed `nats pub`). Consumers skip or terminate it and record
+ * it (see poison-messages.ts); it never stops a reader.
+ */
+export class UndecodableMessageError extends Error {
+  override readonly name = 'UndecodableMessageError'
+
+  constructor(
+    readonly subject: string,
+    readonly seq: number,
+    readonly reason: string,
+  ) {
+    super(`message ${seq} on ${subject} is not an event: ${reason}`)
+  }
+}
+
+const utf8 = new TextDecoder()
+const STRING_FIELDS = ['id', 'type', 'occurredAt', 'accountId', 'aggregateId'] as const
+
+/** The event a stored message holds; throws UndecodableMessageError when it holds none. */
+export function decodeEvent(msg: StoredMessage): RecordedEvent {
+  let value: unknown
+  try {
+    value = JSON.parse(utf8.decode(msg.data))
+  } catch (err) {
+    throw new UndecodableMessageError(msg.subject, msg.seq, `not JSON (${err instanceof Error ? err.message : String(err)})`)
+  }
+  if (!isEnvelope(value)) throw new UndecodableMessageError(msg.subject, msg.seq, envelopeProblem(value) ?? 'not an event envelope')
+  const mismatch = subjectMismatch(value, msg.subject)
+  if (mismatch !== null) throw new UndecodableMessageError(msg.subject, msg.seq, mismatch)
+  return { ...value, seq: msg.seq, subject: msg.subject }
+}
+
+/** The event, or why there is none: for readers that skip what is not an event. */
+export function tryDecodeEvent(msg: StoredMessage): RecordedEvent | UndecodableMessageError {
+  try {
+    return decodeEvent(msg)
+  } catch (err) {
+    if (err instanceof UndecodableMessageError) return err
+    throw err
+  }
+}
+
+function envelopeProblem(value: unknown): string | null {
+  if (!isRecord(value)) return 'not a JSON object'
+  for (const field of STRING_FIELDS) if (typeof value[field] !== 'string') return `${field} is not a string`
+  if (!isRecord(value.data)) return 'data is not an object'
+  return null
+}
+
+function isEnvelope(value: unknown): value is EventEnvelope {
+  return envelopeProblem(value) === null
+}
+
+/**
+ * The envelope's identity must be the subject's (`mats.<category>.<account>.<aggregate>.<type>`):
+ * consumers route and partition by the subject without decoding, and handlers by the envelope.
+ */
+function subjectMismatch(envelope: EventEnvelope, subject: string): string | null {
+  const [, , accountId, aggregateId, type] = subject.split('.')
+  if (envelope.type !== type) return `type ${envelope.type} is not the subject's ${type ?? '(none)'}`
+  if (envelope.accountId !== accountId) return `accountId ${envelope.accountId} is not the subject's ${accountId ?? '(none)'}`
+  if (envelope.aggregateId !== aggregateId) return `aggregateId ${envelope.aggregateId} is not the subject's ${aggregateId ?? '(none)'}`
+  return null
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto'
+import type { JetStreamManager } from '@nats-io/jetstream'
+import t from 'tap'
+import { awaitTaskEnd } from '../../src/queries/await-task-end.js'
+import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+const servers = await startServers(t)
+const service = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '50' } })
+const { infra } = service
+
+/** Every consumer on the server, whatever its stream (event streams and KV buckets alike). */
+async function consumersOnServer(jsm: JetStreamManager): Promise<number> {
+  let total = 0
+  for await (const stream of jsm.streams.list()) total += stream.state.consumer_count
+  return total
+}
+
+t.test('given a running service, when 50 waits end (25 POSTs whose task completes, 25 that time out), then the server has as many consumers as before', async (t) => {
+  const { api, account } = await aCaller(infra, service.url)
+  const session = await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+  const sessionId = session.body.session.id
+  // One wait first, so that whatever a process opens once (the budget's live view) is open before counting.
+  const warmUp = await api.post<{ task: { status: string } }>('/v1/tasks', { sessionId, instruction: 'Warm up the waits', waitSeconds: 30 })
+  t.equal(warmUp.body.task.status, 'completed')
+  const before = await consumersOnServer(infra.jsm)
+
+  const timeouts = Array.from({ length: 25 }, () => awaitTaskEnd(infra, account.id, randomUUID(), 2000))
+  const during = await until('the waits to hold their consumers', async () => {
+    const count = await consumersOnServer(infra.jsm)
+    return count >= before + 25 ? count : undefined
+  })
+  const posts = await Promise.all(Array.from({ length: 25 }, (_, i) =>
+    api.post<{ task: { status: string } }>('/v1/tasks', { sessionId, instruction: `Wait for me ${i}`, waitSeconds: 30 })))
+  const timedOut = await Promise.all(timeouts)
+
+  t.same(posts.map((p) => p.body.task.status), Array(25).fill('completed'), 'every POST waited until its task completed')
+  t.same(timedOut, Array(25).fill(null), 'every wait on a task without events timed out')
+  t.ok(during >= before + 25, `the waits held consumers while waiting (${before} before, ${during} during)`)
+  t.equal(await consumersOnServer(infra.jsm), before, `as many consumers after the waits as before (${before})`)
+})
