@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { RecordedEvent } from './domain/message.js'
 import { createAgentProvider } from '../consumers/agents/registry.js'
+import { watchTaskQueue } from '../consumers/worker/queue-metrics.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -8,6 +9,7 @@ import { ALL_PROJECTIONS, PartitionLeases, Projector } from '../projections/inde
 import type { Config } from './config.js'
 import { buildServer, type MatsServer } from './http/server.js'
 import { connectInfra, type Infra } from './infra/context.js'
+import { serveMetrics } from './infra/metrics/serve.js'
 
 export const ROLES = ['api', 'worker', 'projector'] as const
 export type Role = (typeof ROLES)[number]
@@ -18,6 +20,8 @@ export interface RunningService {
   /** The API's base address (`http://host:port`), when the api role runs. */
   readonly url: string | null
   readonly worker: TaskWorker | null
+  /** Where GET /metrics answers when the api role does not run (METRICS_PORT). */
+  readonly metricsUrl: string | null
   stop(): Promise<void>
 }
 
@@ -30,6 +34,7 @@ export interface ServiceHooks {
 /** Runs the given roles in this process over one set of connections. */
 export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks = {}): Promise<RunningService> {
   const infra = await connectInfra(config, log)
+  infra.metrics.labelRoles([...roles])
   const projector = roles.has('projector') ? await startProjector(infra, config, hooks) : null
   const worker = roles.has('worker')
     ? new TaskWorker(infra, createAgentProvider(config, log), {
@@ -40,19 +45,24 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       })
     : null
   await worker?.start()
+  if (worker) watchTaskQueue(infra)
   let server: MatsServer | null = null
   let url: string | null = null
   if (roles.has('api')) {
     server = await buildServer(infra)
     url = await server.listen({ host: config.HOST, port: config.PORT })
   }
+  // Without the api role there is no HTTP server to ask for /metrics: one of its own, when asked for.
+  const metricsServer = !server && config.METRICS_PORT !== undefined ? await serveMetrics(infra.metrics, config.HOST, config.METRICS_PORT) : null
   log.info({ roles: [...roles], url }, 'mats started')
   let stopping: Promise<void> | undefined
   return {
     infra, server, url, worker,
+    metricsUrl: metricsServer ? `http://${config.HOST}:${metricsServer.port}/metrics` : null,
     stop() {
       stopping ??= (async () => {
         await closeWithin(server, config.SHUTDOWN_GRACE_MS)
+        await metricsServer?.close()
         await worker?.stop(config.SHUTDOWN_GRACE_MS)
         await projector?.stop()
         await infra.close()
@@ -69,7 +79,13 @@ async function startProjector(infra: Infra, config: Config, { onProjected }: Ser
   const leases = await PartitionLeases.open(js, readModels.db.databaseName, memberId, { replicas: config.NATS_STREAM_REPLICAS, ttlMs: config.PROJECTOR_LEASE_MS })
   const projector = new Projector({ nc, js, jsm, readModels, log: log.child({ role: 'projector', memberId }) }, ALL_PROJECTIONS, leases, {
     renewMs: Math.floor(config.PROJECTOR_LEASE_MS / 5),
-    runner: (projection) => (onProjected ? { onApplied: (events: readonly RecordedEvent[]) => onProjected(projection.name, events) } : {}),
+    runner: (projection) => ({
+      onApplied: (events: readonly RecordedEvent[]) => {
+        const last = events.at(-1)
+        if (last) infra.metrics.projected(projection.name, projection.stream, last, infra.clock())
+        onProjected?.(projection.name, events)
+      },
+    }),
   })
   await projector.start()
   return projector

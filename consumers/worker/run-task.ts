@@ -122,11 +122,14 @@ export async function runClaimed(
   const task = claimed.state
   ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
   const children: string[] = []
+  const startedAt = performance.now()
+  ctx.infra.metrics.taskStarted(task.agentType)
   const cancel = ctx.cancellations.signalFor(key.taskId)
   const outcome = await runAgent(ctx, key, task, issuer, { parent, cancel, children, ...(session ? { session } : {}) })
     .finally(() => ctx.cancellations.done(key.taskId))
   onAgentEnded?.()
   await finish(ctx, key, outcome, issuer, claimed)
+  ctx.infra.metrics.taskEnded(task.agentType, { ...outcome, seconds: (performance.now() - startedAt) / 1000 })
   await failUnfinishedChildren(ctx, key, children, issuer, outcome)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)
   return outcome

@@ -5,6 +5,7 @@ import mcp from '../mcp/plugin.js'
 import auth from './plugins/auth.js'
 import errors from './plugins/errors.js'
 import idempotency from './plugins/idempotency.js'
+import metrics from './plugins/metrics.js'
 import notFound from './plugins/not-found.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
 import rateLimit from './plugins/rate-limit.js'
@@ -24,6 +25,7 @@ export interface AppOptions {
 const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   fastify.decorate('infra', infra)
   await fastify.register(errors)
+  await fastify.register(metrics)
   await fastify.register(notFound)
   await fastify.register(openapi)
   await fastify.register(rateLimit)

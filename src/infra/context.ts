@@ -8,6 +8,7 @@ import type { Config } from '../config.js'
 import { EndedTasks } from '../queries/read-task.js'
 import { KnownSessions } from '../queries/require-session.js'
 import { natsConnectionOptions } from './nats/connection-options.js'
+import { MatsMetrics } from './metrics/mats-metrics.js'
 import { EventStore } from './nats/event-store.js'
 import { NatsLink } from './nats/link.js'
 import { PendingTasks } from './nats/pending-tasks.js'
@@ -35,6 +36,8 @@ export interface Infra {
   readonly knownSessions: KnownSessions
   readonly endedTasks: EndedTasks
   readonly clock: () => Date
+  /** What this process measures (GET /metrics). */
+  readonly metrics: MatsMetrics
   close(): Promise<void>
 }
 
@@ -61,6 +64,7 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
       knownSessions: new KnownSessions(),
       endedTasks: new EndedTasks(),
       clock: () => new Date(),
+      metrics: new MatsMetrics(),
       async close() {
         budgets.stop()
         progress.stop()

@@ -61,6 +61,7 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
     const { history } = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true })
     const doc = taskDocFromHistory(history)
     if (!doc) throw new Error('task creation appended no TaskCreated')
+    infra.metrics.taskCreated(input.agentType)
     return doc
   } catch (err) {
     infra.budgets.release(input.taskId)

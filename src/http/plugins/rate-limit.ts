@@ -51,6 +51,7 @@ export default fp(async function rateLimit(app: FastifyInstance) {
       // Whole seconds, rounded up: never earlier than the moment a retry is admitted.
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
       void reply?.header('retry-after', String(retryAfter))
+      app.infra.metrics.rateLimitRejected(group)
       throw new RateLimitedError(`rate limit exceeded for ${group}: ${policy.limit} requests per minute; retry in ${retryAfter} s`, retryAfter)
     },
   }

@@ -1,0 +1,23 @@
+import type { Infra } from '../../src/infra/context.js'
+import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
+import { WORKER_CONSUMER } from './worker.js'
+
+/**
+ * The task queue as the worker consumer's state on the server, read when scraped: how many
+ * TaskCreated are not yet acknowledged (waiting, held or running), and how long the oldest of
+ * them has been there. The same for every worker process: graph one, not their sum.
+ */
+export function watchTaskQueue(infra: Infra): void {
+  const stream = streamOf('task')
+  const info = () => infra.jsm.consumers.info(stream, WORKER_CONSUMER)
+  infra.metrics.gaugeOnScrape('task_queue_depth', 'Tasks whose TaskCreated the workers have not acknowledged: waiting, held or running', async () => {
+    const { num_pending, num_ack_pending } = await info()
+    return num_pending + num_ack_pending
+  })
+  infra.metrics.gaugeOnScrape('task_queue_oldest_seconds', 'Age of the oldest TaskCreated the workers have not acknowledged (0 when none)', async () => {
+    const { ack_floor } = await info()
+    const next = { seq: ack_floor.stream_seq + 1, next_by_subj: eventTypeSubjects('task', 'TaskCreated') }
+    const oldest = await infra.jsm.streams.getMessage(stream, next)
+    return oldest ? Math.max(0, (Date.now() - oldest.time.getTime()) / 1000) : 0
+  })
+}

@@ -1,0 +1,80 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+const PREFIX = 'mats_'
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
+const RUN_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 900]
+
+/** What one process measures, in the Prometheus text format (GET /metrics; docs/operations.md#metrics). */
+export class MatsMetrics {
+  readonly registry = new Registry()
+  private readonly httpRequests = new Counter({ name: `${PREFIX}http_requests_total`, help: 'HTTP requests answered, by route pattern, method and status', labelNames: ['route', 'method', 'status'], registers: [this.registry] })
+  private readonly httpDuration = new Histogram({ name: `${PREFIX}http_request_duration_seconds`, help: 'Time to answer an HTTP request, by route pattern, method and status', labelNames: ['route', 'method', 'status'], buckets: LATENCY_BUCKETS, registers: [this.registry] })
+  private readonly tasks = new Counter({ name: `${PREFIX}tasks_total`, help: 'Tasks created (api), started and ended (worker), by agent, event and failure reason', labelNames: ['event', 'agent', 'reason'], registers: [this.registry] })
+  private readonly runDuration = new Histogram({ name: `${PREFIX}task_run_duration_seconds`, help: 'Agent runs, from claim to the end of the run, by agent and outcome', labelNames: ['agent', 'outcome'], buckets: RUN_BUCKETS, registers: [this.registry] })
+  private readonly tokens = new Counter({ name: `${PREFIX}model_tokens_total`, help: 'Language-model tokens the runs used, by provider, model and direction', labelNames: ['provider', 'model', 'direction'], registers: [this.registry] })
+  private readonly cost = new Counter({ name: `${PREFIX}model_cost_usd_total`, help: 'What the runs cost, by provider and model', labelNames: ['provider', 'model'], registers: [this.registry] })
+  private readonly rateLimited = new Counter({ name: `${PREFIX}rate_limit_rejections_total`, help: 'Requests refused with 429, by rate-limit group', labelNames: ['group'], registers: [this.registry] })
+  private readonly projectionLagSeconds = new Gauge({ name: `${PREFIX}projection_lag_seconds`, help: 'Age of the newest event a projection wrote, when it wrote it, by projection', labelNames: ['projection'], registers: [this.registry] })
+  private readonly projectionApplied = new Gauge({ name: `${PREFIX}projection_applied_sequence`, help: 'Stream sequence of the newest event a projection wrote in this process', labelNames: ['projection', 'stream'], registers: [this.registry] })
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: PREFIX })
+  }
+
+  /** The roles this process runs (`api+worker+projector`), as a label on every series. */
+  labelRoles(roles: readonly string[]): void {
+    this.registry.setDefaultLabels({ role: roles.join('+') })
+  }
+
+  httpAnswered(route: string, method: string, status: number, seconds: number): void {
+    const labels = { route, method, status: String(status) }
+    this.httpRequests.inc(labels)
+    this.httpDuration.observe(labels, seconds)
+  }
+
+  taskCreated(agent: string): void {
+    this.tasks.inc({ event: 'created', agent, reason: '' })
+  }
+
+  taskStarted(agent: string): void {
+    this.tasks.inc({ event: 'started', agent, reason: '' })
+  }
+
+  taskEnded(agent: string, ended: { outcome: 'completed' | 'failed'; reason?: string; seconds: number; usage: { provider: string; model: string; inputTokens: number; outputTokens: number } | null; costMicros: number }): void {
+    this.tasks.inc({ event: ended.outcome, agent, reason: ended.reason ?? '' })
+    this.runDuration.observe({ agent, outcome: ended.outcome }, ended.seconds)
+    if (!ended.usage) return
+    const { provider, model } = ended.usage
+    this.tokens.inc({ provider, model, direction: 'input' }, ended.usage.inputTokens)
+    this.tokens.inc({ provider, model, direction: 'output' }, ended.usage.outputTokens)
+    this.cost.inc({ provider, model }, ended.costMicros / 1_000_000)
+  }
+
+  rateLimitRejected(group: string): void {
+    this.rateLimited.inc({ group })
+  }
+
+  projected(projection: string, stream: string, last: { seq: number; occurredAt: string }, now: Date): void {
+    this.projectionApplied.set({ projection, stream }, last.seq)
+    this.projectionLagSeconds.set({ projection }, Math.max(0, (now.getTime() - Date.parse(last.occurredAt)) / 1000))
+  }
+
+  /** A gauge read when scraped, e.g. from a consumer's state on the server. */
+  gaugeOnScrape(name: string, help: string, read: () => Promise<number | null>): void {
+    new Gauge({
+      name: `${PREFIX}${name}`, help, registers: [this.registry],
+      async collect() {
+        const value = await read().catch(() => null)
+        if (value !== null) this.set(value)
+      },
+    })
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics()
+  }
+
+  get contentType(): string {
+    return this.registry.contentType
+  }
+}

@@ -1,0 +1,19 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { MatsMetrics } from './mats-metrics.js'
+
+/** GET /metrics on a port of its own, for a process that runs no API. */
+export async function serveMetrics(metrics: MatsMetrics, host: string, port: number): Promise<{ readonly port: number; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url !== '/metrics') return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"only GET /metrics here"}')
+    metrics.text().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.contentType }).end(text),
+      () => response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"could not collect the metrics"}'),
+    )
+  })
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}

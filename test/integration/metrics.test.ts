@@ -1,0 +1,67 @@
+import t from 'tap'
+import { startService } from '../../src/service.js'
+import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService, testConfig, testLog } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+/** The value of the first series whose name and labels contain all of `parts`, or undefined. */
+function valueOf(text: string, ...parts: string[]): number | undefined {
+  const line = text.split('\n').find((l) => !l.startsWith('#') && parts.every((part) => l.includes(part)))
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1))
+}
+
+t.test('GET /metrics: requests by route pattern, tasks by agent and event, runs, usage, projection lag, queue, rate limits, process', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMIT_META_PER_MIN: '1' } })
+  const caller = await aCaller(service.infra, service.url)
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const task = (await caller.api.post<{ task: { id: string; status: string } }>('/v1/tasks', { sessionId, agentType: 'seo', instruction: 'Audit the site', waitSeconds: 20 })).body.task
+  t.equal(task.status, 'completed')
+  await caller.api.get(`/v1/tasks/${task.id}`)
+  t.equal((await caller.api.get('/v1/agents')).status, 200)
+  t.equal((await caller.api.get('/v1/agents')).status, 429, 'the meta group allows one a minute here')
+
+  const text = await until('the tasks projection to be measured', async () => {
+    const res = await fetch(`${service.url}/metrics`)
+    const body = await res.text()
+    return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain') && body.includes('mats_projection_lag_seconds{projection="tasks"') && body
+  })
+  const role = 'role="api+worker+projector"'
+  t.equal(valueOf(text, 'mats_http_requests_total{', 'route="/v1/tasks"', 'method="POST"', 'status="201"', role), 1, 'POST /v1/tasks counted once')
+  t.equal(valueOf(text, 'mats_http_requests_total{', 'route="/v1/tasks/:taskId"', 'status="200"'), 1, 'by route pattern, not by task id')
+  t.notOk(text.includes(task.id), 'no task id in any label')
+  t.ok((valueOf(text, 'mats_http_request_duration_seconds_count{', 'route="/v1/tasks"') ?? 0) >= 1, 'a latency histogram')
+  t.equal(valueOf(text, 'mats_tasks_total{', 'event="created"', 'agent="seo"'), 1)
+  t.equal(valueOf(text, 'mats_tasks_total{', 'event="started"', 'agent="seo"'), 1)
+  t.equal(valueOf(text, 'mats_tasks_total{', 'event="completed"', 'agent="seo"'), 1)
+  t.equal(valueOf(text, 'mats_task_run_duration_seconds_count{', 'agent="seo"', 'outcome="completed"'), 1)
+  t.ok((valueOf(text, 'mats_model_tokens_total{', 'provider="offline"', 'direction="output"') ?? 0) > 0, 'tokens by provider and model')
+  t.ok((valueOf(text, 'mats_model_cost_usd_total{', 'provider="offline"') ?? 0) > 0, 'cost by provider and model')
+  t.equal(valueOf(text, 'mats_rate_limit_rejections_total{', 'group="meta"'), 1, 'the 429 is counted by group')
+  t.ok((valueOf(text, 'mats_projection_lag_seconds{', 'projection="tasks"') ?? -1) >= 0, 'projection lag in seconds')
+  t.ok((valueOf(text, 'mats_projection_applied_sequence{', 'projection="tasks"') ?? 0) > 0, 'and the sequence it reached')
+  t.equal(valueOf(text, 'mats_task_queue_depth'), 0, 'nothing waits')
+  t.equal(valueOf(text, 'mats_task_queue_oldest_seconds'), 0)
+  t.ok((valueOf(text, 'mats_process_resident_memory_bytes') ?? 0) > 0, 'process metrics')
+})
+
+t.test('a worker process without the api role serves /metrics on METRICS_PORT, and the queue shows waiting tasks', async (t) => {
+  const servers = await startServers(t)
+  const api = await startTestService(t, servers, { roles: ['api', 'projector'] })
+  const caller = await aCaller(api.infra, api.url)
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  for (let i = 0; i < 3; i++) await caller.api.post('/v1/tasks', { sessionId, instruction: `Waiting brief ${i}` })
+  const worker = await startService(testConfig(servers, { METRICS_PORT: '0', WORKER_CONCURRENCY: '1', OFFLINE_AGENT_LATENCY_MS: '600000' }), testLog(), new Set(['worker'] as const))
+  t.teardown(() => worker.stop())
+  if (!worker.metricsUrl) throw new Error('no metrics URL')
+
+  const text = await until('the worker to hold its tasks', async () => {
+    const body = await (await fetch(worker.metricsUrl!)).text()
+    return valueOf(body, 'mats_tasks_total{', 'event="started"') === 1 && body
+  })
+  t.match(text, /role="worker"/)
+  t.equal(valueOf(text, 'mats_task_queue_depth'), 3, 'three tasks not acknowledged: one running, two waiting')
+  t.ok((valueOf(text, 'mats_task_queue_oldest_seconds') ?? 0) > 0, 'the oldest has waited a while')
+  t.equal((await fetch(worker.metricsUrl.replace('/metrics', '/other'))).status, 404)
+})
