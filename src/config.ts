@@ -27,7 +27,7 @@ export const ConfigSchema = Type.Object({
   }),
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'A worker or projector process without the api role serves GET /metrics on this port (HOST); the api role serves it on PORT' })),
-  NATS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 900, description: 'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again. A request caught by an outage mid-way answers within about twice this' }),
+  NATS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 800, description: 'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again. A request caught by an outage mid-way answers within about twice this' }),
   MONGODB_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1500, description: 'How long to wait for a reachable MongoDB server before a read answers 503' }),
   // One way to authenticate to NATS at most, and TLS: checked together in nats-config.ts.
   NATS_CREDS_FILE: Type.Optional(Type.String({ minLength: 1, description: 'NATS user credentials file (user JWT and nkey seed, as nsc writes it)' })),

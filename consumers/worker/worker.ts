@@ -217,11 +217,12 @@ export class TaskWorker {
   }
 
   /**
-   * Alive for one ack wait from each beat (one every third of it): a worker is judged dead
-   * about when its messages are redelivered anyway, and a live one can miss two beats.
+   * Alive for one ack wait and one more beat from each beat (one every third of an ack wait):
+   * a live worker cut off from NATS for up to an ack wait (a restart, an election, a starved
+   * CPU) is not judged dead; a dead one is, about 4/3 of an ack wait after its last beat.
    */
   private async beat(): Promise<void> {
-    await this.heartbeats?.beat(this.workerId, this.options.ackWaitMs)
+    await this.heartbeats?.beat(this.workerId, this.options.ackWaitMs + this.beatInterval)
   }
 
   /** Right after NATS comes back, before the server redelivers what it thinks abandoned. */

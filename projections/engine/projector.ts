@@ -2,7 +2,7 @@ import type { Projection } from './projection.js'
 import type { PartitionLeases } from './leases.js'
 import { ProjectionRunner, type RunnerDeps, type RunnerOptions } from './runner.js'
 
-const RUNNER_STOP_MS = 3000
+const STOP_STEP_MS = 2000
 
 interface Running {
   readonly partitions: string
@@ -34,18 +34,29 @@ export class Projector {
     this.timer = setInterval(() => { this.ticking = this.ticking.then(() => this.tick()) }, this.options.renewMs)
   }
 
+  /**
+   * Each step is given STOP_STEP_MS: with NATS gone (stopped with us, as Ctrl-C on `npm start`
+   * does) a consumer may never finish closing nor a lease be given back. What a runner had not
+   * written is written again by whoever takes its partitions (projections are idempotent), and
+   * leases expire.
+   */
   async stop(): Promise<void> {
     this.stopped = true
     clearInterval(this.timer)
-    await this.ticking
+    await this.within(this.ticking, 'the lease tick under way')
     for (const { runner } of this.running.values()) runner.stop()
-    // With NATS gone (stopped with us, say) a consumer may never finish closing; what a runner
-    // had not written is written again by whoever takes its partitions (projections are idempotent).
-    const stopped = Promise.all([...this.running.values()].map((r) => r.done)).then(() => true)
-    const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), RUNNER_STOP_MS).unref())
-    if (!(await Promise.race([stopped, late]))) this.deps.log.warn({ waitedMs: RUNNER_STOP_MS }, 'projection runners did not stop in time; left behind')
+    await this.within(Promise.all([...this.running.values()].map((r) => r.done)), 'the projection runners')
     this.running.clear()
-    await this.leases.releaseAll().catch((err: unknown) => this.deps.log.warn({ err }, 'could not release the projection leases; they expire'))
+    await this.within(this.leases.releaseAll(), 'giving the leases back')
+  }
+
+  private async within(step: Promise<unknown>, what: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), STOP_STEP_MS) })
+    const outcome = await Promise.race([step.then(() => 'done', (err: unknown) => err), late])
+    clearTimeout(timer)
+    if (outcome === 'late') this.deps.log.warn({ waitedMs: STOP_STEP_MS }, `stopping: ${what} did not finish in time; left behind`)
+    else if (outcome !== 'done') this.deps.log.warn({ err: outcome }, `stopping: ${what} failed`)
   }
 
   /** Partitions held, by projection: for `mats projections status` and tests. */
