@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import t, { type Test } from 'tap'
 import type { PlatformConnector, PlatformConnectors } from '../../consumers/connectors/platform-connectors.js'
 import type { ModelReply, ModelRequestView } from '../fakes/model-server.js'
@@ -141,4 +144,28 @@ t.test('only an action pending approval can be decided; another account’s acti
   t.match(badReason.body.error, /^body\.reason/)
   const still = await api.get<{ actions: ActionView[] }>(`/v1/tasks/${action.taskId}/actions`)
   t.equal(still.body.actions[0]?.status, 'pending_approval', 'nothing was decided by the refused requests')
+})
+
+t.test('MCP: list_pending_approvals lists what GET /v1/approvals does; decide_action approves, and refuses a second decision', async (t) => {
+  const action = await proposedAction('Review the budget of the Kits campaign')
+  const client = new Client({ name: 'approvals-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', rig.service.url), { requestInit: { headers: { Authorization: `Bearer ${rig.caller.key.key}` } } }))
+  t.teardown(() => client.close())
+  await client.listTools()
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult
+  const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+
+  const listed = await call('list_pending_approvals', { limit: 100 })
+  t.same(listed.structuredContent, (await api.get('/v1/approvals?limit=100')).body, 'list_pending_approvals is GET /v1/approvals')
+  t.match(text(listed), action.id, 'the text names the action id to pass to decide_action')
+
+  const decided = await call('decide_action', { actionId: action.id, decision: 'reject', reason: 'Not this quarter' })
+  t.notOk(decided.isError, text(decided))
+  t.match(decided.structuredContent, { action: { id: action.id, status: 'rejected', reason: 'Not this quarter' } })
+  const again = await call('decide_action', { actionId: action.id, decision: 'approve' })
+  t.ok(again.isError)
+  t.match(text(again), /already rejected/)
+  const bad = await call('decide_action', { actionId: action.id, decision: 'maybe' })
+  t.ok(bad.isError)
+  t.match(text(bad), /decision/)
 })
