@@ -2,6 +2,8 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from './domain/message.js'
 import { createAgentProvider } from '../consumers/agents/registry.js'
 import { watchTaskQueue } from '../consumers/worker/queue-metrics.js'
+import { ApprovedActionExecutor } from '../consumers/connectors/approved-actions.js'
+import { NO_CONNECTORS, type PlatformConnectors } from '../consumers/connectors/platform-connectors.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -29,6 +31,8 @@ export interface RunningService {
 export interface ServiceHooks {
   /** Each batch a projector runner wrote, with its projection's name. */
   readonly onProjected?: (projection: string, events: readonly RecordedEvent[]) => void
+  /** The platforms this deployment can change (none by default); the worker role uses them. */
+  readonly connectors?: PlatformConnectors
 }
 
 /** Runs the given roles in this process over one set of connections. */
@@ -42,10 +46,12 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
         lookahead: config.WORKER_LOOKAHEAD,
         ackWaitMs: config.WORKER_ACK_WAIT_MS,
         timeoutMs: config.TASK_TIMEOUT_MS,
-      })
+      }, hooks.connectors)
     : null
   await worker?.start()
   if (worker) watchTaskQueue(infra)
+  const executor = roles.has('worker') ? new ApprovedActionExecutor(infra, hooks.connectors ?? NO_CONNECTORS) : null
+  await executor?.start()
   let server: MatsServer | null = null
   let url: string | null = null
   if (roles.has('api')) {
@@ -64,6 +70,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
         await closeWithin(server, config.SHUTDOWN_GRACE_MS)
         await metricsServer?.close()
         await worker?.stop(config.SHUTDOWN_GRACE_MS)
+        await executor?.stop()
         await projector?.stop()
         await infra.close()
         log.info('mats stopped')

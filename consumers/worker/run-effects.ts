@@ -49,13 +49,14 @@ function serially(): Serial {
 async function proposeAction(ctx: RunContext, { key, autonomy, issuer, signal }: RunOf, appendToTask: Serial, action: ProposedAction): Promise<RecordedAction> {
   const connector = ctx.connectors.find(action.platform)
   const disposition = actionStatusFor(autonomy, connector !== null)
+  const actionId = randomUUID()
   let recorded: RecordedAction
   if (disposition === 'execute' && connector) {
-    const { reference } = await connector.execute(action, signal)
-    recorded = { ...action, actionId: randomUUID(), status: 'executed', note: `platform reference ${reference}` }
+    const { reference } = await connector.execute({ ...action, actionId }, signal)
+    recorded = { ...action, actionId, status: 'executed', note: `platform reference ${reference}` }
   } else {
     const note = disposition === 'not_executed' ? `no connector for ${action.platform} is reachable from this deployment; nothing was changed` : null
-    recorded = { ...action, actionId: randomUUID(), status: disposition === 'execute' ? 'not_executed' : disposition, note }
+    recorded = { ...action, actionId, status: disposition === 'execute' ? 'not_executed' : disposition, note }
   }
   await appendToTask(() => recordProposedAction(ctx.infra, key, ctx.workerId, recorded, issuer))
   return recorded

@@ -9,6 +9,7 @@ import metrics from './plugins/metrics.js'
 import notFound from './plugins/not-found.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
 import rateLimit from './plugins/rate-limit.js'
+import actions from './routes/actions.js'
 import agents from './routes/agents.js'
 import me from './routes/me.js'
 import sessions from './routes/sessions.js'
@@ -38,6 +39,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
     await v1.register(sessions)
     await v1.register(tasks)
     await v1.register(taskEvents)
+    await v1.register(actions)
     await v1.register(me)
   }, { prefix: API_PREFIX })
 }

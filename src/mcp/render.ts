@@ -6,7 +6,7 @@ import type { paginationFor } from '../http/schemas/common.js'
  * Text renderings of tool results: what a client that shows only text (or a model
  * reading it) needs to take the next step. The structured content carries everything.
  */
-type Pagination = ReturnType<typeof paginationFor>
+export type Pagination = ReturnType<typeof paginationFor>
 
 export function agentsText(agents: readonly Agent[]): string {
   const lines = agents.map((a) => {
@@ -41,11 +41,11 @@ export function tasksText(tasks: readonly TaskView[], pagination: Pagination): s
   return [pageLine('tasks', tasks.length, pagination), ...lines, 'Read a result with get_task.'].join('\n')
 }
 
-function pageLine(what: string, shown: number, { page, totalPages, total }: Pagination): string {
+export function pageLine(what: string, shown: number, { page, totalPages, total }: Pagination): string {
   return `${shown} of ${total} ${what}, page ${page} of ${Math.max(totalPages, 1)}, newest first:`
 }
 
-function oneLine(text: string, max = 100): string {
+export function oneLine(text: string, max = 100): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }

@@ -1,16 +1,19 @@
 import { Type } from 'typebox'
+import { decideActionOf, listPendingApprovals } from '../api/actions.js'
 import { createSessionFromBody, listSessionsPage } from '../api/sessions.js'
 import { cancelTaskAndWait, getTask as getTaskView, listTasksPage, runAgentTask } from '../api/tasks.js'
 import { AGENTS } from '../domain/agents/catalogue.js'
+import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../http/schemas/actions.js'
 import { ListAgentsResponse } from '../http/schemas/agents.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../http/schemas/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../http/schemas/tasks.js'
 import { reportTaskProgress } from './progress.js'
+import { actionText, pendingApprovalsText } from './render-actions.js'
 import { agentsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
 import { defineTool, type Tool } from './tool.js'
 
 /**
- * The seven MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
+ * The nine MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
  * group, same account scoping); only the envelope differs.
  */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
@@ -133,4 +136,37 @@ const cancelTaskTool = defineTool({
   },
 })
 
-export const TOOLS: readonly Tool[] = [listAgents, listSessionsTool, createSessionTool, runAgentTaskTool, getTask, listTasksTool, cancelTaskTool]
+const listPendingApprovalsTool = defineTool({
+  name: 'list_pending_approvals',
+  title: 'List pending approvals',
+  description: "List the write actions agents proposed that await the user's approval (a post to publish, a budget to change), newest first, "
+    + '25 per page by default: platform, action, a one-sentence summary and the draft content. Show them to the user and pass their answer '
+    + 'to decide_action; never approve on your own. Returns { actions, pagination }.',
+  limitGroup: 'tasks.read',
+  input: PendingApprovalsQuery,
+  output: PendingApprovalsResponse,
+  annotations: READ_ONLY,
+  async run(ctx, query) {
+    const page = await listPendingApprovals(ctx.infra, ctx.principal.accountId, query)
+    return { structured: page, text: pendingApprovalsText(page.actions, page.pagination) }
+  },
+})
+
+const decideActionTool = defineTool({
+  name: 'decide_action',
+  title: 'Approve or reject an action',
+  description: 'Record the user\'s decision on an action from list_pending_approvals: decision "approve" or "reject", with an optional reason. '
+    + "An approved action is carried out by the platform's connector where this deployment has one, and otherwise stays approved for the "
+    + "user's own integration; a rejected one changes nothing. Errors: action not found, action not awaiting approval (already decided, "
+    + 'or a draft). Returns { action }.',
+  limitGroup: 'tasks.create',
+  input: DecideActionInput,
+  output: ActionResponse,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  async run(ctx, { actionId, decision, reason }) {
+    const decided = await decideActionOf(ctx.infra, ctx.principal.accountId, actionId, decision, reason, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    return { structured: decided, text: actionText(decided.action) }
+  },
+})
+
+export const TOOLS: readonly Tool[] = [listAgents, listSessionsTool, createSessionTool, runAgentTaskTool, getTask, listTasksTool, cancelTaskTool, listPendingApprovalsTool, decideActionTool]

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import pino, { type Logger } from 'pino'
 import type { Test } from 'tap'
+import type { PlatformConnectors } from '../../consumers/connectors/platform-connectors.js'
 import type { Infra } from '../../src/infra/context.js'
 import { startFakeModelServer, type FakeModelServer, type ModelReply, type ModelRequestView, type ModelScript, type Wire } from '../fakes/model-server.js'
 import type { ApiClient } from './http.js'
@@ -33,11 +34,12 @@ export interface LanguageModelRig {
 }
 
 /** A fake provider speaking `wire`, the service pointed at it, and a caller with a session. */
-export async function languageModelRig(t: Test, servers: TestServers, wire: Wire, script: ModelScript, options: { env?: Record<string, string>; session?: Record<string, unknown>; log?: Logger } = {}): Promise<LanguageModelRig> {
+export async function languageModelRig(t: Test, servers: TestServers, wire: Wire, script: ModelScript, options: { env?: Record<string, string>; session?: Record<string, unknown>; log?: Logger; connectors?: PlatformConnectors } = {}): Promise<LanguageModelRig> {
   const fake = await startFakeModelServer(t, wire, script)
   const service = await startTestService(t, servers, {
     env: { LLM_PROVIDER: wire, LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL, LLM_PRICES: PRICES, LLM_MAX_RETRIES: '2', ...options.env },
     ...(options.log ? { log: options.log } : {}),
+    ...(options.connectors ? { connectors: options.connectors } : {}),
   })
   const caller = await aCaller(service.infra, service.url)
   const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody(options.session))

@@ -2,6 +2,7 @@ import pino, { type Logger } from 'pino'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../../src/config.js'
 import { connectInfra, type Infra } from '../../src/infra/context.js'
+import type { PlatformConnectors } from '../../consumers/connectors/platform-connectors.js'
 import { ROLES, startService, type Role, type RunningService } from '../../src/service.js'
 import type { TestServers } from './servers.js'
 
@@ -35,9 +36,10 @@ export interface TestService extends RunningService {
 export async function startTestService(
   t: Test,
   servers: TestServers,
-  options: { env?: Record<string, string>; roles?: readonly Role[]; log?: Logger } = {},
+  options: { env?: Record<string, string>; roles?: readonly Role[]; log?: Logger; connectors?: PlatformConnectors } = {},
 ): Promise<TestService> {
-  const service = await startService(testConfig(servers, options.env), options.log ?? testLog(), new Set(options.roles ?? ROLES))
+  const hooks = options.connectors ? { connectors: options.connectors } : {}
+  const service = await startService(testConfig(servers, options.env), options.log ?? testLog(), new Set(options.roles ?? ROLES), hooks)
   t.teardown(() => service.stop())
   if (!service.url) throw new Error('the api role is not running')
   return { ...service, url: service.url, stop: () => service.stop() }

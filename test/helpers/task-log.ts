@@ -6,6 +6,8 @@ import { streamEvents } from './event-log.js'
 export async function taskHistories(infra: Infra): Promise<Map<string, RecordedEvent[]>> {
   const byTask = new Map<string, RecordedEvent[]>()
   for (const event of await streamEvents(infra, 'MATS_TASKS')) {
+    // The stream also holds decisions on actions, which are not task events.
+    if (event.subject.split('.')[1] !== 'task') continue
     const history = byTask.get(event.aggregateId)
     if (history) history.push(event)
     else byTask.set(event.aggregateId, [event])

@@ -9,6 +9,7 @@ import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.j
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../../src/http/schemas/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../../src/http/schemas/tasks.js'
 import { ListAgentsResponse } from '../../src/http/schemas/agents.js'
+import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../../src/http/schemas/actions.js'
 import { ApiClient } from '../helpers/http.js'
 import { aCaller, aKey, anAccount, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -55,12 +56,12 @@ function structured<T = Record<string, any>>(t: Test, result: CallToolResult, wh
   return result.structuredContent as T
 }
 
-t.test('tools/list: exactly the seven tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
+t.test('tools/list: exactly the nine tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
   const { key } = await aCaller(service.infra, service.url)
   const client = await connect(t, service.url, key.key)
   const { tools } = await client.listTools()
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  t.same([...byName.keys()].sort(), ['cancel_task', 'create_session', 'get_task', 'list_agents', 'list_sessions', 'list_tasks', 'run_agent_task'])
+  t.same([...byName.keys()].sort(), ['cancel_task', 'create_session', 'decide_action', 'get_task', 'list_agents', 'list_pending_approvals', 'list_sessions', 'list_tasks', 'run_agent_task'])
   const expected: Record<string, [unknown, unknown]> = {
     list_agents: [{ type: 'object', properties: {}, additionalProperties: false }, ListAgentsResponse],
     list_sessions: [ListSessionsQuery, ListSessionsResponse],
@@ -69,6 +70,8 @@ t.test('tools/list: exactly the seven tools, with the REST TypeBox schemas as in
     get_task: [TaskParams, TaskResponse],
     list_tasks: [ListTasksQuery, ListTasksResponse],
     cancel_task: [TaskParams, TaskResponse],
+    list_pending_approvals: [PendingApprovalsQuery, PendingApprovalsResponse],
+    decide_action: [DecideActionInput, ActionResponse],
   }
   for (const [name, [input, output]] of Object.entries(expected)) {
     const tool = byName.get(name)

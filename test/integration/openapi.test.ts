@@ -29,7 +29,7 @@ type OpenApiDoc = {
 
 /**
  * Every v1 operation and the response statuses the spec's tables give for it (and issue 11's
- * cancel), as far as the routes exist today, plus the 503 of every route that reaches NATS or MongoDB
+ * cancel, events and approvals), as far as the routes exist today, plus the 503 of every route that reaches NATS or MongoDB
  * (invariant 11). GET /openapi.json is limited per client address (429).
  */
 const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
@@ -41,6 +41,10 @@ const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/tasks/{taskId}': { get: ['200', '400', '401', '404', '429', '503'] },
   '/tasks/{taskId}/cancel': { post: ['200', '400', '401', '404', '409', '429', '503'] },
   '/tasks/{taskId}/events': { get: ['200', '400', '401', '404', '429', '503'] },
+  '/tasks/{taskId}/actions': { get: ['200', '400', '401', '404', '429', '503'] },
+  '/approvals': { get: ['200', '400', '401', '429', '503'] },
+  '/actions/{actionId}/approve': { post: ['200', '400', '401', '404', '409', '429', '503'] },
+  '/actions/{actionId}/reject': { post: ['200', '400', '401', '404', '409', '429', '503'] },
 }
 const PUBLIC_OPERATIONS = new Set(['GET /openapi.json'])
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])

@@ -43,7 +43,7 @@ const ERROR_DESCRIPTIONS = {
   401: 'Missing, invalid, revoked or expired API key',
   402: 'Monthly budget exhausted',
   404: 'Not found, or owned by another account',
-  409: 'Conflict: an identical task is already pending, a request with the same Idempotency-Key is still in flight, or (cancelling) the task has already ended',
+  409: 'Conflict: an identical task is already pending, a request with the same Idempotency-Key is still in flight, (cancelling) the task has already ended, or (deciding) the action is not awaiting approval',
   422: 'The Idempotency-Key was already used with a different request body',
   429: 'Rate limited; see Retry-After',
   503: 'NATS or MongoDB is out of reach for now; retry after Retry-After seconds',

@@ -39,13 +39,14 @@ function configFor(name: keyof typeof STREAMS, options: StreamOptions): Partial<
 
 /**
  * Creates the streams that are missing; safe to call from every process. An existing
- * stream is left as it is: replicas and limits belong to the operator (docs/operations.md),
- * and a process started with other settings must not rewrite them.
+ * stream keeps its replicas and limits (they belong to the operator, docs/operations.md),
+ * but gains the subjects a newer version of the code writes to (the subjects are the code's).
  */
 export async function ensureStreams(jsm: JetStreamManager, options: StreamOptions): Promise<void> {
   for (const name of STREAM_NAMES) {
     try {
-      await jsm.streams.info(name)
+      const { config } = await jsm.streams.info(name)
+      await addMissingSubjects(jsm, name, config.subjects ?? [])
     } catch (err) {
       if (!isStreamNotFound(err)) throw err
       try {
@@ -56,6 +57,11 @@ export async function ensureStreams(jsm: JetStreamManager, options: StreamOption
       }
     }
   }
+}
+
+async function addMissingSubjects(jsm: JetStreamManager, name: keyof typeof STREAMS, present: readonly string[]): Promise<void> {
+  const missing = STREAMS[name].subjects.filter((subject) => !present.includes(subject))
+  if (missing.length > 0) await jsm.streams.update(name, { subjects: [...present, ...missing] })
 }
 
 const STREAM_NAME_IN_USE = 10058

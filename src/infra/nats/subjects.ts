@@ -11,7 +11,8 @@ export const SUBJECT_ROOT = 'mats'
 export const STREAMS = {
   MATS_ACCOUNTS: { subjects: [`${SUBJECT_ROOT}.account.>`, `${SUBJECT_ROOT}.apikey.>`], categories: ['account', 'apikey'] },
   MATS_SESSIONS: { subjects: [`${SUBJECT_ROOT}.session.>`], categories: ['session'] },
-  MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`], categories: ['task'] },
+  // Decisions on actions share the task stream: one projection reads a proposal and its decision in log order.
+  MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`, `${SUBJECT_ROOT}.action.>`], categories: ['task', 'action'] },
 } as const satisfies Record<string, { subjects: readonly string[]; categories: readonly AggregateCategory[] }>
 
 export type StreamName = keyof typeof STREAMS
