@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from './domain/message.js'
 import { createAgentProvider } from '../consumers/agents/registry.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
+import { WebhookService } from '../consumers/webhooks/webhooks.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { ALL_PROJECTIONS, PartitionLeases, Projector } from '../projections/index.js'
@@ -9,7 +10,7 @@ import type { Config } from './config.js'
 import { buildServer, type MatsServer } from './http/server.js'
 import { connectInfra, type Infra } from './infra/context.js'
 
-export const ROLES = ['api', 'worker', 'projector'] as const
+export const ROLES = ['api', 'worker', 'projector', 'webhooks'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RunningService {
@@ -40,6 +41,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       })
     : null
   await worker?.start()
+  const webhooks = await startWebhooks(infra, roles)
   let server: MatsServer | null = null
   let url: string | null = null
   if (roles.has('api')) {
@@ -54,6 +56,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       stopping ??= (async () => {
         await closeWithin(server, config.SHUTDOWN_GRACE_MS)
         await worker?.stop(config.SHUTDOWN_GRACE_MS)
+        await webhooks?.stop()
         await projector?.stop()
         await infra.close()
         log.info('mats stopped')
@@ -73,6 +76,19 @@ async function startProjector(infra: Infra, config: Config, { onProjected }: Ser
   })
   await projector.start()
   return projector
+}
+
+/**
+ * Webhooks need WEBHOOKS_SECRET_KEY to sign. Asked for alone, the role refuses to start
+ * without it; as part of several roles (`all`), webhooks are simply off, as in the API.
+ */
+async function startWebhooks(infra: Infra, roles: ReadonlySet<Role>): Promise<WebhookService | null> {
+  if (!roles.has('webhooks')) return null
+  if (!infra.config.WEBHOOKS_SECRET_KEY && roles.size > 1) {
+    infra.log.info('webhooks are off: WEBHOOKS_SECRET_KEY is not set')
+    return null
+  }
+  return WebhookService.start(infra)
 }
 
 /**

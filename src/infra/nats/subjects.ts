@@ -12,6 +12,7 @@ export const STREAMS = {
   MATS_ACCOUNTS: { subjects: [`${SUBJECT_ROOT}.account.>`, `${SUBJECT_ROOT}.apikey.>`], categories: ['account', 'apikey'] },
   MATS_SESSIONS: { subjects: [`${SUBJECT_ROOT}.session.>`], categories: ['session'] },
   MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`], categories: ['task'] },
+  MATS_WEBHOOKS: { subjects: [`${SUBJECT_ROOT}.webhook.>`], categories: ['webhook'] },
 } as const satisfies Record<string, { subjects: readonly string[]; categories: readonly AggregateCategory[] }>
 
 export type StreamName = keyof typeof STREAMS
