@@ -105,3 +105,68 @@ t.test('loopback and private URLs are refused at registration, and again at deli
   t.match(refused.error, /loopback or private/)
   t.equal(receiver.received.length, 0, 'the receiver heard nothing')
 })
+
+t.test('deleting a webhook stops its deliveries, retries included', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { env: webhookEnv({ WEBHOOKS_RETRY_BASE_MS: '100' }) })
+  const caller = await aCaller(service.infra, service.url)
+  const sessionId = await aSession(caller)
+  const failing = await startWebhookReceiver(t, () => 503)
+  const healthy = await startWebhookReceiver(t)
+  const doomed = (await caller.api.post<CreatedWebhook>('/v1/webhooks', { url: failing.url, events: ['task.created'] })).body.webhook
+  await caller.api.post('/v1/tasks', { sessionId, instruction: 'First brief' })
+  await until('a retry under way', () => failing.received.length >= 2)
+
+  // When
+  const deleted = await caller.api.request('DELETE', `/v1/webhooks/${doomed.id}`)
+
+  // Then
+  t.equal(deleted.status, 204)
+  t.same((await caller.api.get<{ webhooks: unknown[] }>('/v1/webhooks')).body.webhooks, [], 'no longer listed')
+  await until('its job to leave the queue', async () => (await service.infra.jsm.streams.info('MATS_WEBHOOK_JOBS')).state.messages === 0)
+  const heardBefore = failing.received.length
+  const other = (await caller.api.post<CreatedWebhook>('/v1/webhooks', { url: healthy.url, events: ['task.created'] })).body.webhook
+  const second = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'Second brief' })).body.task
+  await until('the other webhook to hear of the second task', () => healthy.received.some((r) => r.body.includes(second.id)))
+  t.equal(failing.received.length, heardBefore, 'the deleted webhook heard nothing more, neither a retry nor the second task')
+  t.equal((await caller.api.request<{ error: string }>('DELETE', `/v1/webhooks/${doomed.id}`)).status, 404, 'deleting again: 404')
+  t.equal((await caller.api.get(`/v1/webhooks/${doomed.id}/deliveries`)).status, 404, 'a deleted webhook has no deliveries to show')
+  t.equal((await caller.api.get(`/v1/webhooks/${other.id}/deliveries`)).status, 200)
+})
+
+t.test("another account's webhook is not found; bodies are validated field by field; without a key webhooks are off", async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: webhookEnv() })
+  const [owner, stranger] = [await aCaller(service.infra, service.url), await aCaller(service.infra, service.url)]
+  const { webhook } = (await owner.api.post<CreatedWebhook>('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['task.failed', 'task.completed'] })).body
+  t.same(webhook.events, ['task.completed', 'task.failed'], 'events as chosen, in a stable order')
+
+  t.same(await statusAndBody(stranger.api.request('DELETE', `/v1/webhooks/${webhook.id}`)), [404, { error: 'webhook not found' }])
+  t.same(await statusAndBody(stranger.api.get(`/v1/webhooks/${webhook.id}/deliveries`)), [404, { error: 'webhook not found' }])
+  t.same((await stranger.api.get<{ webhooks: unknown[] }>('/v1/webhooks')).body.webhooks, [], "the stranger's list is empty")
+  t.same(await statusAndBody(owner.api.get('/v1/webhooks/not-a-uuid/deliveries')), [400, { error: 'params.webhookId: must match format "uuid"' }])
+
+  const invalid: [unknown, RegExp][] = [
+    [{}, /^body\.url: is required/],
+    [{ url: 'http://127.0.0.1:9/', events: ['task.nope'] }, /^body\.events\.0: /],
+    [{ url: 'http://127.0.0.1:9/', events: [] }, /^body\.events: /],
+    [{ url: 'http://127.0.0.1:9/', secret: 'mine' }, /^body\.secret: is not a known field/],
+    [{ url: 'https://user:pw@example.com/' }, /^body\.url: must not carry a user name or password/],
+    [{ url: 42 }, /^body\.url: /],
+  ]
+  for (const [body, error] of invalid) {
+    const answer = await owner.api.post<{ error: string }>('/v1/webhooks', body)
+    t.equal(answer.status, 400, JSON.stringify(body))
+    t.match(answer.body.error, error)
+  }
+
+  const keyless = await startTestService(t, servers, { roles: ['api'] })
+  const off = await new ApiClient(keyless.url, owner.key.key).post<{ error: string }>('/v1/webhooks', { url: 'https://example.com/hook' })
+  t.equal(off.status, 503)
+  t.match(off.body.error, /WEBHOOKS_SECRET_KEY/)
+})
+
+async function statusAndBody(answer: Promise<{ status: number; body: unknown }>): Promise<[number, unknown]> {
+  const { status, body } = await answer
+  return [status, body]
+}
