@@ -5,6 +5,7 @@ import { apiKeysProjection } from './read-models/api-keys.js'
 import { accountSpendProjection } from './read-models/account-spend.js'
 import { sessionsProjection } from './read-models/sessions.js'
 import { tasksProjection } from './read-models/tasks.js'
+import { webhooksProjection } from './read-models/webhooks.js'
 
 export { ReadModels } from './engine/read-models.js'
 export { ProjectionRunner } from './engine/runner.js'
@@ -16,12 +17,14 @@ export { projectInline } from './engine/inline.js'
 export type { Projection, Stored } from './engine/projection.js'
 export { ProjectionProgress } from './engine/progress.js'
 export { LiveView } from './engine/live-view.js'
-export { accountsProjection, actionsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection }
+export { accountsProjection, actionsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection, webhooksProjection }
 export type { ActionDoc } from './read-models/actions.js'
 export type { AccountDoc } from './read-models/accounts.js'
 export type { ApiKeyDoc } from './read-models/api-keys.js'
 export { sessionDocFromHistory, type SessionDoc } from './read-models/sessions.js'
 export { taskDocFromHistory, type TaskDoc } from './read-models/tasks.js'
 export { spendId, type AccountSpendDoc } from './read-models/account-spend.js'
+export type { WebhookDoc } from './read-models/webhooks.js'
+export { activeWebhooks, ownedWebhook } from './queries/webhooks.js'
 
-export const ALL_PROJECTIONS: readonly Projection[] = [accountsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection, actionsProjection]
+export const ALL_PROJECTIONS: readonly Projection[] = [accountsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection, actionsProjection, webhooksProjection]

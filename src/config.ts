@@ -9,6 +9,9 @@ function LIST_OF(item: string): string {
   return `^\\s*(${item}(\\s*,\\s*${item})*)?\\s*$`
 }
 
+/** Base64 of exactly 32 bytes (43 characters and one `=`): an AES-256 key. */
+const BASE64_KEY = '^[A-Za-z0-9+/]{43}=$'
+
 /**
  * Configuration comes only from environment variables, validated once at boot.
  * Every variable is documented in docs/configuration.md.
@@ -50,12 +53,21 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_META_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/agents and GET /v1/me together, per account' }),
   RATE_LIMIT_OPENAPI_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/openapi.json per client address (it needs no key)' }),
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: Type.Integer({ minimum: 1, default: 30, description: 'Failed authentications (401) per client address; past it, keys this process has not seen are refused with 429 before any lookup' }),
+  RATE_LIMIT_WEBHOOKS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'Every /v1/webhooks request together, per account' }),
   TASK_RESERVATION_USD: Type.Number({ minimum: 0, default: 0.01, description: 'Counted against the budget for each task in flight until its actual cost is known' }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 4, description: 'Agent runs one worker process runs at once' }),
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),
   WORKER_ACK_WAIT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'How long a silent worker is trusted; a task whose worker died fails within about this long' }),
   PROJECTOR_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 5000, description: "How long a projector's partitions stay with it after it stops renewing them; another projector takes them over after that" }),
   TASK_EVENTS_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000, description: 'GET /v1/tasks/{taskId}/events sends a keep-alive comment this often, so idle proxies and load balancers keep the stream open' }),
+  WEBHOOKS_SECRET_KEY: Type.Optional(Type.String({ pattern: BASE64_KEY, description: 'Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key webhook signing secrets are encrypted with at rest; webhooks are off without it. Never logged' })),
+  WEBHOOKS_PREVIOUS_SECRET_KEYS: Type.String({ pattern: LIST_OF(BASE64_KEY.slice(1, -1)), default: '', description: 'Earlier WEBHOOKS_SECRET_KEY values, comma-separated: secrets encrypted with them can still be read after a key change' }),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: Type.Boolean({ default: false, description: 'Let webhook URLs reach loopback and private addresses (tests, laptops); never in production' }),
+  WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'How long one webhook delivery attempt may take; past it the attempt counts as failed' }),
+  WEBHOOKS_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 5000, description: 'Delay before the first retry of a failed delivery; each further retry waits about twice as long (with jitter), up to WEBHOOKS_RETRY_MAX_DELAY_MS' }),
+  WEBHOOKS_RETRY_MAX_DELAY_MS: Type.Integer({ minimum: 10, maximum: 86_400_000, default: 3_600_000, description: 'The longest wait between two attempts of one delivery' }),
+  WEBHOOKS_RETRY_WINDOW_MS: Type.Integer({ minimum: 1000, default: 86_400_000, description: 'A delivery is retried until this long after its first attempt, then given up (24 h by default)' }),
+  WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'Delivery attempts one webhooks process makes at once' }),
   TASK_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 900_000, description: 'Time limit of one agent run' }),
   OFFLINE_AGENT_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 200, description: 'How long an offline agent run takes' }),
   OFFLINE_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.1 }),

@@ -5,6 +5,7 @@ import { watchTaskQueue } from '../consumers/worker/queue-metrics.js'
 import { ApprovedActionExecutor } from '../consumers/connectors/approved-actions.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../consumers/connectors/platform-connectors.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
+import { WebhookService } from '../consumers/webhooks/webhooks.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { ALL_PROJECTIONS, PartitionLeases, Projector } from '../projections/index.js'
@@ -13,7 +14,7 @@ import { buildServer, type MatsServer } from './http/server.js'
 import { connectInfra, type Infra } from './infra/context.js'
 import { serveMetrics } from './infra/metrics/serve.js'
 
-export const ROLES = ['api', 'worker', 'projector'] as const
+export const ROLES = ['api', 'worker', 'projector', 'webhooks'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RunningService {
@@ -52,6 +53,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
   if (worker) watchTaskQueue(infra)
   const executor = roles.has('worker') ? new ApprovedActionExecutor(infra, hooks.connectors ?? NO_CONNECTORS) : null
   await executor?.start()
+  const webhooks = await startWebhooks(infra, roles)
   let server: MatsServer | null = null
   let url: string | null = null
   if (roles.has('api')) {
@@ -71,6 +73,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
         await metricsServer?.close()
         await worker?.stop(config.SHUTDOWN_GRACE_MS)
         await executor?.stop()
+        await webhooks?.stop()
         await projector?.stop()
         await infra.close()
         log.info('mats stopped')
@@ -96,6 +99,19 @@ async function startProjector(infra: Infra, config: Config, { onProjected }: Ser
   })
   await projector.start()
   return projector
+}
+
+/**
+ * Webhooks need WEBHOOKS_SECRET_KEY to sign. Asked for alone, the role refuses to start
+ * without it; as part of several roles (`all`), webhooks are simply off, as in the API.
+ */
+async function startWebhooks(infra: Infra, roles: ReadonlySet<Role>): Promise<WebhookService | null> {
+  if (!roles.has('webhooks')) return null
+  if (!infra.config.WEBHOOKS_SECRET_KEY && roles.size > 1) {
+    infra.log.info('webhooks are off: WEBHOOKS_SECRET_KEY is not set')
+    return null
+  }
+  return WebhookService.start(infra)
 }
 
 /**

@@ -16,6 +16,7 @@ import sessions from './routes/sessions.js'
 import system from './routes/system.js'
 import taskEvents from './routes/task-events.js'
 import tasks from './routes/tasks.js'
+import webhooks from './routes/webhooks.js'
 import './types.js'
 
 export interface AppOptions {
@@ -41,6 +42,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
     await v1.register(taskEvents)
     await v1.register(actions)
     await v1.register(me)
+    await v1.register(webhooks)
   }, { prefix: API_PREFIX })
 }
 

@@ -13,7 +13,7 @@ export const testLog = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent
  * that only the rate-limit tests (which set the spec's figures) ever reach them.
  */
 const GENEROUS_LIMITS = Object.fromEntries(
-  ['TASKS_CREATE', 'TASKS_READ', 'SESSIONS', 'META', 'OPENAPI', 'AUTH_FAILURES'].map((group) => [`RATE_LIMIT_${group}_PER_MIN`, '1000000']),
+  ['TASKS_CREATE', 'TASKS_READ', 'SESSIONS', 'META', 'OPENAPI', 'AUTH_FAILURES', 'WEBHOOKS'].map((group) => [`RATE_LIMIT_${group}_PER_MIN`, '1000000']),
 )
 
 export function testConfig(servers: TestServers, overrides: Record<string, string> = {}): Config {

@@ -3,13 +3,13 @@ import type { Config } from '../../config.js'
 import { ROLES, startService, type Role, type RunningService } from '../../service.js'
 import { parse, UsageError } from '../io.js'
 
-export const START_USAGE = 'mats start [--role api|worker|projector|all]   (default all)'
+export const START_USAGE = 'mats start [--role api|worker|projector|webhooks|all]   (default all)'
 
 export function rolesFrom(value: string | undefined): Set<Role> {
   const role = value ?? 'all'
   if (role === 'all') return new Set(ROLES)
   if ((ROLES as readonly string[]).includes(role)) return new Set([role as Role])
-  throw new UsageError(`--role must be one of api, worker, projector, all (got "${role}")`)
+  throw new UsageError(`--role must be one of api, worker, projector, webhooks, all (got "${role}")`)
 }
 
 export async function start(config: Config, log: Logger, args: string[]): Promise<void> {

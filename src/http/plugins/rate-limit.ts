@@ -5,7 +5,7 @@ import { RateLimitedError } from '../../domain/errors.js'
 import type { RatePolicy } from '../../domain/rate-limits/gcra.js'
 import { RateLimitStore } from '../../infra/nats/rate-limit-store.js'
 
-export const LIMIT_GROUPS = ['tasks.create', 'tasks.read', 'sessions', 'meta', 'openapi', 'auth.failures'] as const
+export const LIMIT_GROUPS = ['tasks.create', 'tasks.read', 'sessions', 'meta', 'openapi', 'auth.failures', 'webhooks'] as const
 export type LimitGroup = (typeof LIMIT_GROUPS)[number]
 
 const WINDOW_MS = 60_000
@@ -19,6 +19,7 @@ export function policies(config: Config): Record<LimitGroup, RatePolicy> {
     meta: perMinute('meta', config.RATE_LIMIT_META_PER_MIN),
     openapi: perMinute('openapi', config.RATE_LIMIT_OPENAPI_PER_MIN),
     'auth.failures': perMinute('auth.failures', config.RATE_LIMIT_AUTH_FAILURES_PER_MIN),
+    webhooks: perMinute('webhooks', config.RATE_LIMIT_WEBHOOKS_PER_MIN),
   }
 }
 

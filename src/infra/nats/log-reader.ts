@@ -101,7 +101,7 @@ export class LogReader {
   }
 }
 
-function isNoMessage(err: unknown): boolean {
+export function isNoMessage(err: unknown): boolean {
   if (err instanceof JetStreamError && 'code' in err && err.code === 404) return true
   return err instanceof JetStreamApiError && err.code === JetStreamApiCodes.NoMessageFound
 }

@@ -13,6 +13,7 @@ export const STREAMS = {
   MATS_SESSIONS: { subjects: [`${SUBJECT_ROOT}.session.>`], categories: ['session'] },
   // Decisions on actions share the task stream: one projection reads a proposal and its decision in log order.
   MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`, `${SUBJECT_ROOT}.action.>`], categories: ['task', 'action'] },
+  MATS_WEBHOOKS: { subjects: [`${SUBJECT_ROOT}.webhook.>`], categories: ['webhook'] },
 } as const satisfies Record<string, { subjects: readonly string[]; categories: readonly AggregateCategory[] }>
 
 export type StreamName = keyof typeof STREAMS

@@ -1,0 +1,71 @@
+import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream'
+import type { Logger } from 'pino'
+
+const FETCH_EXPIRES_MS = 1000
+
+/**
+ * Pulls from one durable consumer and handles up to `concurrency` messages at once. A
+ * handler settles its message (ack, or nak with a delay); one that throws has its message
+ * handed back after `retryMs`, so an outage of NATS or MongoDB delays work without losing it.
+ */
+export class PullLoop {
+  private stopping = false
+  private readonly inFlight = new Set<Promise<void>>()
+  private fetching: ConsumerMessages | undefined
+  private wake: (() => void) | undefined
+  private loop: Promise<void> | undefined
+
+  constructor(
+    private readonly consumer: () => Promise<Consumer>,
+    private readonly options: { readonly concurrency: number; readonly retryMs: number },
+    private readonly handle: (msg: JsMsg) => Promise<void>,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.loop = this.run()
+  }
+
+  /** Stops pulling and waits for the messages in hand. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    this.wake?.()
+    void this.fetching?.close()
+    await this.loop
+    await Promise.allSettled(this.inFlight)
+  }
+
+  private async run(): Promise<void> {
+    let consumer: Consumer | undefined
+    while (!this.stopping) {
+      const room = this.options.concurrency - this.inFlight.size
+      if (room <= 0) {
+        await new Promise<void>((resolve) => { this.wake = resolve })
+        continue
+      }
+      try {
+        consumer ??= await this.consumer()
+        this.fetching = await consumer.fetch({ max_messages: room, expires: FETCH_EXPIRES_MS })
+        for await (const msg of this.fetching) this.dispatch(msg)
+      } catch (err) {
+        if (this.stopping) break
+        this.log.error({ err }, 'fetching failed; retrying')
+        await new Promise((r) => setTimeout(r, FETCH_EXPIRES_MS))
+      }
+    }
+  }
+
+  private dispatch(msg: JsMsg): void {
+    if (this.stopping) return msg.nak()
+    const handled = this.handle(msg)
+      .catch((err: unknown) => {
+        this.log.error({ err, subject: msg.subject }, 'could not handle a message; it will be redelivered')
+        msg.nak(this.options.retryMs)
+      })
+      .finally(() => {
+        this.inFlight.delete(handled)
+        this.wake?.()
+      })
+    this.inFlight.add(handled)
+  }
+}

@@ -1,0 +1,60 @@
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream'
+import type { Logger } from 'pino'
+import type { Infra } from '../../src/infra/context.js'
+import { SecretBox } from '../../src/infra/crypto/secret-box.js'
+import { openBucket } from '../../src/infra/nats/buckets.js'
+import { WebhookAttempts } from '../../src/infra/nats/webhook-attempts.js'
+import { DELIVERY_CONSUMER, ensureWebhookStreams, FAN_OUT_CONSUMER, JOBS_STREAM } from '../../src/infra/nats/webhook-streams.js'
+import { Deliverer } from './deliverer.js'
+import { fanOut } from './fan-out.js'
+import { PullLoop } from './pull-loop.js'
+
+const NANOS_PER_MS = 1_000_000
+const TALLIES_BUCKET = 'mats_webhook_attempts'
+const DAY_MS = 86_400_000
+/** After a failure to reach NATS or MongoDB, a message comes back this much later. */
+const RETRY_AFTER_OUTAGE_MS = 2000
+
+/**
+ * The `webhooks` role: the fan-out (task events to delivery jobs) and the deliverer (jobs
+ * to signed POSTs, with retries), both on durable consumers shared by every process that
+ * runs the role. See docs/webhooks.md and ADR 0021.
+ */
+export class WebhookService {
+  private constructor(private readonly loops: readonly PullLoop[], private readonly log: Logger) {}
+
+  static async start(infra: Infra): Promise<WebhookService> {
+    const { config, jsm, js } = infra
+    const box = SecretBox.fromConfig(config)
+    if (!box) throw new Error('the webhooks role needs WEBHOOKS_SECRET_KEY (docs/configuration.md)')
+    const log = infra.log.child({ role: 'webhooks' })
+    await ensureWebhookStreams(jsm, { replicas: config.NATS_STREAM_REPLICAS, retryWindowMs: config.WEBHOOKS_RETRY_WINDOW_MS })
+    await jsm.consumers.add(JOBS_STREAM, {
+      durable_name: DELIVERY_CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      // Past the attempt's own time limit: a deliverer that died mid-attempt gives its job back.
+      ack_wait: (config.WEBHOOKS_TIMEOUT_MS + 30_000) * NANOS_PER_MS,
+      max_deliver: -1,
+      max_ack_pending: 10_000,
+    }).catch(async () => jsm.consumers.info(JOBS_STREAM, DELIVERY_CONSUMER))
+    const tallies = await openBucket(js, TALLIES_BUCKET, { replicas: config.NATS_STREAM_REPLICAS, ttl: config.WEBHOOKS_RETRY_WINDOW_MS + DAY_MS })
+    const deliverer = new Deliverer(
+      { jsm, readModels: infra.readModels, box, tallies, attempts: new WebhookAttempts(js, jsm), log },
+      { baseMs: config.WEBHOOKS_RETRY_BASE_MS, maxMs: config.WEBHOOKS_RETRY_MAX_DELAY_MS, windowMs: config.WEBHOOKS_RETRY_WINDOW_MS },
+      { timeoutMs: config.WEBHOOKS_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS },
+    )
+    const loops = [
+      new PullLoop(() => js.consumers.get('MATS_TASKS', FAN_OUT_CONSUMER), { concurrency: 1, retryMs: RETRY_AFTER_OUTAGE_MS }, (msg) => fanOut(infra, msg), log),
+      new PullLoop(() => js.consumers.get(JOBS_STREAM, DELIVERY_CONSUMER), { concurrency: config.WEBHOOKS_CONCURRENCY, retryMs: RETRY_AFTER_OUTAGE_MS }, (msg) => deliverer.handle(msg), log),
+    ]
+    for (const loop of loops) loop.start()
+    log.info({ concurrency: config.WEBHOOKS_CONCURRENCY }, 'webhooks started')
+    return new WebhookService(loops, log)
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.loops.map((loop) => loop.stop()))
+    this.log.info('webhooks stopped')
+  }
+}

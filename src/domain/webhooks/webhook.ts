@@ -1,0 +1,85 @@
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js'
+import type { Aggregate, EventDraft } from '../message.js'
+
+/** The task events a webhook may subscribe to, as receivers see them (`type` in the body). */
+export const WEBHOOK_EVENT_TYPES = ['task.created', 'task.started', 'task.completed', 'task.failed'] as const
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
+
+/** The log's task event each public type stands for. */
+export const WEBHOOK_EVENT_OF: Readonly<Record<string, WebhookEventType>> = {
+  TaskCreated: 'task.created',
+  TaskStarted: 'task.started',
+  TaskCompleted: 'task.completed',
+  TaskFailed: 'task.failed',
+}
+
+/** An account's webhooks are few: a receiver per integration, not per task. */
+export const MAX_WEBHOOKS_PER_ACCOUNT = 20
+export const MAX_URL_LENGTH = 2000
+
+/**
+ * The signing secret rests only encrypted (`encryptedSecret`, AES-256-GCM under the
+ * operator's WEBHOOKS_SECRET_KEY): the deliverer must read it back to sign, so a hash
+ * would not do, and event data never holds a secret in plain text (design invariant 8).
+ */
+export type WebhookRegistered = EventDraft<'WebhookRegistered', { url: string; events: WebhookEventType[]; encryptedSecret: string }>
+export type WebhookDeleted = EventDraft<'WebhookDeleted', Record<string, never>>
+export type WebhookEvent = WebhookRegistered | WebhookDeleted
+
+export type WebhookState = { readonly status: 'absent' } | { readonly status: 'active' | 'deleted'; readonly url: string }
+
+export const Webhook: Aggregate<WebhookState, WebhookEvent> = {
+  category: 'webhook',
+  initialState: { status: 'absent' },
+  versions: { WebhookRegistered: 1, WebhookDeleted: 1 },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'WebhookRegistered':
+        return { status: 'active', url: event.data.url }
+      case 'WebhookDeleted':
+        return state.status === 'absent' ? state : { ...state, status: 'deleted' }
+    }
+  },
+}
+
+export interface RegisterWebhook {
+  readonly url: string
+  readonly events: readonly WebhookEventType[] | undefined
+  readonly encryptedSecret: string
+  /** Webhooks the account has now, not counting deleted ones. */
+  readonly activeWebhooks: number
+}
+
+export function decideRegisterWebhook(command: RegisterWebhook, state: WebhookState): WebhookEvent[] {
+  if (state.status !== 'absent') throw new ConflictError('webhook already exists')
+  const problem = urlProblem(command.url)
+  if (problem) throw new InvalidInputError(`body.url: ${problem}`)
+  if (command.activeWebhooks >= MAX_WEBHOOKS_PER_ACCOUNT) {
+    throw new ConflictError(`an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`)
+  }
+  const wanted = new Set(command.events ?? WEBHOOK_EVENT_TYPES)
+  const events = WEBHOOK_EVENT_TYPES.filter((type) => wanted.has(type))
+  if (events.length === 0) throw new InvalidInputError('body.events: must name at least one event')
+  return [{ type: 'WebhookRegistered', data: { url: new URL(command.url).href, events, encryptedSecret: command.encryptedSecret } }]
+}
+
+export function decideDeleteWebhook(state: WebhookState): WebhookEvent[] {
+  if (state.status !== 'active') throw new NotFoundError('webhook not found')
+  return [{ type: 'WebhookDeleted', data: {} }]
+}
+
+/** What is wrong with a receiver URL on its face (its addresses are checked where DNS is: src/infra/net). */
+export function urlProblem(text: string): string | null {
+  if (text.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return 'must be an absolute http:// or https:// URL'
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http:// or https:// URL'
+  // Credentials in the URL would rest in the log in plain text and be sent on every attempt.
+  if (url.username || url.password) return 'must not carry a user name or password'
+  if (url.hash) return 'must not have a #fragment'
+  return null
+}

@@ -1,0 +1,52 @@
+import { Type, type Static } from 'typebox'
+import { MAX_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/webhook.js'
+import { DateTime, HTTP_URL, Nullable, Uuid } from './common.js'
+
+export const WebhookEventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'A task event a webhook receives' })
+
+export const Webhook = Type.Object({
+  id: Uuid,
+  url: Type.String({ description: 'Where deliveries are POSTed' }),
+  events: Type.Array(WebhookEventType),
+  createdAt: DateTime,
+})
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({
+      pattern: HTTP_URL,
+      maxLength: MAX_URL_LENGTH,
+      description: 'An https:// URL, or http:// to a public address; loopback and private addresses are refused unless the server allows them (WEBHOOKS_ALLOW_PRIVATE_URLS)',
+    }),
+    events: Type.Optional(Type.Array(WebhookEventType, { minItems: 1, uniqueItems: true, description: 'Default: all four task events' })),
+  },
+  { additionalProperties: false },
+)
+export type CreateWebhookBody = Static<typeof CreateWebhookBody>
+
+export const CreatedWebhookResponse = Type.Object({
+  webhook: Webhook,
+  secret: Type.String({
+    pattern: '^whsec_',
+    description: 'The Standard Webhooks signing secret (`whsec_` + base64 key). Shown only in this response: keep it to verify `webhook-signature`',
+  }),
+})
+
+export const ListWebhooksResponse = Type.Object({ webhooks: Type.Array(Webhook) })
+
+export const WebhookParams = Type.Object({ webhookId: Uuid }, { additionalProperties: false })
+
+export const Delivery = Type.Object({
+  webhookMessageId: Type.String({ description: 'The `webhook-id` header, the same on every attempt of one delivery (the task event id)' }),
+  event: WebhookEventType,
+  taskId: Uuid,
+  attempt: Type.Integer({ minimum: 1, description: '1 for the first attempt, then each retry' }),
+  statusCode: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when none came back (timeout, connection error, refused address)" })),
+  error: Nullable(Type.String()),
+  willRetry: Type.Boolean({ description: 'Whether another attempt is scheduled' }),
+  attemptedAt: DateTime,
+})
+
+export const ListDeliveriesResponse = Type.Object({
+  deliveries: Type.Array(Delivery, { description: 'The last 100 attempts, newest first' }),
+})

@@ -1,0 +1,35 @@
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Test } from 'tap'
+
+/** One POST as the receiver saw it. */
+export interface Received {
+  readonly headers: Record<string, string>
+  readonly body: string
+  /** When it arrived (ms since the epoch), to measure the waits between retries. */
+  readonly at: number
+  readonly status: number
+}
+
+/**
+ * A webhook receiver: a real HTTP server on loopback that records every request and
+ * answers with the status `answer` picks for the n-th request (0-based), 200 by default.
+ */
+export async function startWebhookReceiver(t: Test, answer: (n: number) => number = () => 200): Promise<{ url: string; received: Received[] }> {
+  const received: Received[] = []
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const status = answer(received.length)
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]))
+      received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), status })
+      response.writeHead(status).end()
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/mats`, received }
+}
