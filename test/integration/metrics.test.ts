@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { startService } from '../../src/service.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
@@ -27,7 +28,7 @@ t.test('GET /metrics: requests by route pattern, tasks by agent and event, runs,
     const body = await res.text()
     return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain') && body.includes('mats_projection_lag_seconds{projection="tasks"') && body
   })
-  const role = 'role="api+worker+projector"'
+  const role = 'role="api+worker+projector'
   t.equal(valueOf(text, 'mats_http_requests_total{', 'route="/v1/tasks"', 'method="POST"', 'status="201"', role), 1, 'POST /v1/tasks counted once')
   t.equal(valueOf(text, 'mats_http_requests_total{', 'route="/v1/tasks/:taskId"', 'status="200"'), 1, 'by route pattern, not by task id')
   t.notOk(text.includes(task.id), 'no task id in any label')
@@ -44,6 +45,10 @@ t.test('GET /metrics: requests by route pattern, tasks by agent and event, runs,
   t.equal(valueOf(text, 'mats_task_queue_depth'), 0, 'nothing waits')
   t.equal(valueOf(text, 'mats_task_queue_oldest_seconds'), 0)
   t.ok((valueOf(text, 'mats_process_resident_memory_bytes') ?? 0) > 0, 'process metrics')
+
+  const dashboard = await readFile(new URL('../../docs/grafana-dashboard.json', import.meta.url), 'utf8')
+  const used = new Set([...dashboard.matchAll(/mats_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, '')))
+  t.same([...used].filter((name) => !text.includes(`# TYPE ${name} `)), [], 'every series the sample dashboard queries exists')
 })
 
 t.test('a worker process without the api role serves /metrics on METRICS_PORT, and the queue shows waiting tasks', async (t) => {
