@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { startService } from '../../src/service.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { endedTaskIds, startClusterServers, streamLeader } from '../helpers/cluster.js'
@@ -15,7 +15,8 @@ import { describeStatuses as describe, postTasks } from '../helpers/load.js'
  */
 const R3 = { NATS_STREAM_REPLICAS: '3', OFFLINE_AGENT_LATENCY_MS: '0', WORKER_ACK_WAIT_MS: '5000', PROJECTOR_LEASE_MS: '3000' }
 
-t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run twice', async (t) => {
+/** Three nodes, an API with the projector, two workers with connections of their own, and a caller with a session. */
+async function clusterRig(t: Test) {
   const servers = await startClusterServers(t)
   const service = await startTestService(t, servers, { env: R3, roles: ['api', 'projector'] })
   for (let i = 0; i < 2; i++) {
@@ -24,6 +25,11 @@ t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run tw
   }
   const caller = await aCaller(service.infra, service.url, { monthlyBudgetUsd: 100_000 })
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  return { servers, service, caller, sessionId }
+}
+
+t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run twice', async (t) => {
+  const { servers, service, caller, sessionId } = await clusterRig(t)
 
   const posted = await postTasks(caller.api, sessionId, { count: 1000, inFlight: 20, label: 'cluster' })
   t.equal(posted.ids.length, 1000, `every POST was acknowledged (${describe(posted.statuses)})`)
@@ -46,14 +52,7 @@ t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run tw
 })
 
 t.test('3-node R3 cluster, the tasks stream leader killed under load: nothing acknowledged is lost or stuck, no 500', async (t) => {
-  const servers = await startClusterServers(t)
-  const service = await startTestService(t, servers, { env: R3, roles: ['api', 'projector'] })
-  for (let i = 0; i < 2; i++) {
-    const worker = await startService(testConfig(servers, R3), testLog(), new Set(['worker'] as const))
-    t.teardown(() => worker.stop())
-  }
-  const caller = await aCaller(service.infra, service.url, { monthlyBudgetUsd: 100_000 })
-  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const { servers, service, caller, sessionId } = await clusterRig(t)
   const leader = await streamLeader(service.infra, servers.cluster, 'MATS_TASKS')
 
   let killedAt = 0
