@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import { hostname } from 'node:os'
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
@@ -72,6 +73,8 @@ export class TaskWorker {
   ) {
     this.log = infra.log.child({ role: 'worker', workerId: this.workerId })
     this.cancellations = new RunCancellations(this.log)
+    // Every run listens for the shutdown (linkedSignal): as many listeners as runs, not a leak.
+    setMaxListeners(0, this.shutdown.signal)
   }
 
   async start(): Promise<void> {
