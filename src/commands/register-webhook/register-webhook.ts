@@ -32,7 +32,7 @@ export async function registerWebhook(
   const registered = appended[0]
   if (!registered || registered.type !== 'WebhookRegistered') throw new Error('registration appended no WebhookRegistered')
   const { url, events } = registered.data
-  return { webhook: { id, url, events, createdAt: registered.occurredAt }, secret }
+  return { webhook: { id, url, events: [...events], createdAt: registered.occurredAt }, secret }
 }
 
 /** The URL's host must resolve to public addresses only; checked again at each delivery (DNS can change). */

@@ -1,8 +1,10 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js'
+import type * as schemas from '../events/accounts.js'
+import type { EventData } from '../events/common.js'
 import type { Aggregate, EventDraft } from '../message.js'
 
-export type AccountCreated = EventDraft<'AccountCreated', { name: string; monthlyBudgetMicros: number }>
-export type AccountBudgetChanged = EventDraft<'AccountBudgetChanged', { monthlyBudgetMicros: number }>
+export type AccountCreated = EventDraft<'AccountCreated', EventData<typeof schemas.AccountCreatedData>>
+export type AccountBudgetChanged = EventDraft<'AccountBudgetChanged', EventData<typeof schemas.AccountBudgetChangedData>>
 export type AccountEvent = AccountCreated | AccountBudgetChanged
 
 export type AccountState =

@@ -1,9 +1,11 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js'
+import type * as schemas from '../events/accounts.js'
+import type { EventData } from '../events/common.js'
 import type { Aggregate, EventDraft } from '../message.js'
 
 /** The key itself never appears in an event: only its SHA-256 and a short display prefix. */
-export type ApiKeyCreated = EventDraft<'ApiKeyCreated', { name: string; keyHash: string; keyPrefix: string; expiresAt: string | null }>
-export type ApiKeyRevoked = EventDraft<'ApiKeyRevoked', { reason: string | null }>
+export type ApiKeyCreated = EventDraft<'ApiKeyCreated', EventData<typeof schemas.ApiKeyCreatedData>>
+export type ApiKeyRevoked = EventDraft<'ApiKeyRevoked', EventData<typeof schemas.ApiKeyRevokedData>>
 export type ApiKeyEvent = ApiKeyCreated | ApiKeyRevoked
 
 export type ApiKeyState =

@@ -1,4 +1,6 @@
 import { ConflictError } from '../errors.js'
+import type * as schemas from '../events/actions.js'
+import type { EventData } from '../events/common.js'
 import type { Aggregate, EventDraft } from '../message.js'
 import type { ActionStatus, ProposedAction } from './proposed-action.js'
 
@@ -10,12 +12,12 @@ import type { ActionStatus, ProposedAction } from './proposed-action.js'
  */
 
 /** Carries the approved proposal whole: an integration outside mats can carry it out from this event alone. */
-export type ActionApproved = EventDraft<'ActionApproved', ProposedAction & { taskId: string; reason: string | null }>
-export type ActionRejected = EventDraft<'ActionRejected', { taskId: string; platform: string; reason: string | null }>
+export type ActionApproved = EventDraft<'ActionApproved', EventData<typeof schemas.ActionApprovedData>>
+export type ActionRejected = EventDraft<'ActionRejected', EventData<typeof schemas.ActionRejectedData>>
 /** The platform's connector made the change; `reference` is the platform's id for it (a post id, say). */
-export type ActionExecuted = EventDraft<'ActionExecuted', { taskId: string; platform: string; reference: string }>
+export type ActionExecuted = EventDraft<'ActionExecuted', EventData<typeof schemas.ActionExecutedData>>
 /** The connector refused or failed; nothing is retried automatically (as with tasks). */
-export type ActionExecutionFailed = EventDraft<'ActionExecutionFailed', { taskId: string; platform: string; error: string }>
+export type ActionExecutionFailed = EventDraft<'ActionExecutionFailed', EventData<typeof schemas.ActionExecutionFailedData>>
 export type ActionEvent = ActionApproved | ActionRejected | ActionExecuted | ActionExecutionFailed
 
 /** Every status an action can have: as proposed (see proposed-action.ts), then as decided and carried out. */

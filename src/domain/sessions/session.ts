@@ -1,4 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.js'
+import type { EventData } from '../events/common.js'
+import type * as schemas from '../events/sessions.js'
 import type { Aggregate, EventDraft } from '../message.js'
 import { DEFAULT_AUTONOMY, type Autonomy } from './autonomy.js'
 
@@ -10,14 +12,12 @@ export interface CompanyProfile {
 }
 
 /** A durable fact about the company that an agent run learned; later runs in the session receive it. */
-export interface LearnedFact {
-  readonly fact: string
-  readonly taskId: string
-}
+export type LearnedFact = EventData<typeof schemas.SessionFactLearnedData>
 
+// The data of each event is its TypeBox schema's (src/domain/events/sessions.ts).
 /** `autonomy` is absent from sessions created before it existed: they have the default. */
-export type SessionCreated = EventDraft<'SessionCreated', { name: string; autonomy?: Autonomy } & CompanyProfile>
-export type SessionAutonomyChanged = EventDraft<'SessionAutonomyChanged', { autonomy: Autonomy; previous: Autonomy }>
+export type SessionCreated = EventDraft<'SessionCreated', EventData<typeof schemas.SessionCreatedData>>
+export type SessionAutonomyChanged = EventDraft<'SessionAutonomyChanged', EventData<typeof schemas.SessionAutonomyChangedData>>
 export type SessionFactLearned = EventDraft<'SessionFactLearned', LearnedFact>
 export type SessionEvent = SessionCreated | SessionAutonomyChanged | SessionFactLearned
 

@@ -1,6 +1,6 @@
-import type { ActionStatus, ProposedAction } from '../actions/proposed-action.js'
-import type { AgentType } from '../agents/catalogue.js'
 import { ConflictError, NotFoundError } from '../errors.js'
+import type { EventData } from '../events/common.js'
+import type * as schemas from '../events/tasks.js'
 import type { Aggregate, EventDraft } from '../message.js'
 
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed'] as const
@@ -20,32 +20,21 @@ export type TaskType = (typeof TASK_TYPES)[number]
 export const FAILURE_REASONS = ['agent_error', 'provider_error', 'step_limit', 'timeout', 'parent_ended', 'worker_lost', 'worker_shutdown', 'cancelled'] as const
 export type FailureReason = (typeof FAILURE_REASONS)[number]
 
-export interface TaskUsage { readonly provider: string; readonly model: string; readonly inputTokens: number; readonly outputTokens: number }
+// The data of each event is its TypeBox schema's (src/domain/events/tasks.ts): one source for the types, validation on read and docs/asyncapi.yaml.
+export type TaskUsage = EventData<typeof schemas.Usage>
 
-/** What the spend read model needs to move the task's reservation into its actual cost. */
-interface Billing { readonly billingMonth: string; readonly reservedMicros: number }
-
-export type TaskCreated = EventDraft<'TaskCreated', Billing & {
-  sessionId: string
-  agentType: AgentType
-  taskType: TaskType
-  instruction: string
-  title: string | null
-  priority: Priority
-  /** Identifies identical briefs in a session (see identity.ts). */
-  fingerprint: string
-  parentTaskId: string | null
-}>
-export type TaskStarted = EventDraft<'TaskStarted', { workerId: string }>
+/** `fingerprint` identifies identical briefs in a session (see identity.ts). */
+export type TaskCreated = EventDraft<'TaskCreated', EventData<typeof schemas.TaskCreatedData>>
+export type TaskStarted = EventDraft<'TaskStarted', EventData<typeof schemas.TaskStartedData>>
 /** One write action the agent proposed during the run, and what the session's autonomy made of it. */
-export type TaskActionProposed = EventDraft<'TaskActionProposed', ProposedAction & { actionId: string; status: ActionStatus; note: string | null }>
+export type TaskActionProposed = EventDraft<'TaskActionProposed', EventData<typeof schemas.TaskActionProposedData>>
 /** The supervisor handed part of the brief to a specialist, as the task `childTaskId`. */
-export type TaskDelegated = EventDraft<'TaskDelegated', { childTaskId: string; agentType: AgentType; instruction: string }>
+export type TaskDelegated = EventDraft<'TaskDelegated', EventData<typeof schemas.TaskDelegatedData>>
 /** `learnedFacts` are durable facts about the company for the session; absent on tasks from before they existed. */
-export type TaskCompleted = EventDraft<'TaskCompleted', Billing & { result: string; usage: TaskUsage; costMicros: number; learnedFacts?: readonly string[] }>
-export type TaskFailed = EventDraft<'TaskFailed', Billing & { error: string; reason: FailureReason; usage: TaskUsage | null; costMicros: number }>
+export type TaskCompleted = EventDraft<'TaskCompleted', EventData<typeof schemas.TaskCompletedData>>
+export type TaskFailed = EventDraft<'TaskFailed', EventData<typeof schemas.TaskFailedData>>
 /** The caller asked to stop a running task; the worker running it aborts the run and records how it ended. */
-export type TaskCancellationRequested = EventDraft<'TaskCancellationRequested', { requestedBy: string | null }>
+export type TaskCancellationRequested = EventDraft<'TaskCancellationRequested', EventData<typeof schemas.TaskCancellationRequestedData>>
 export type TaskEvent = TaskCreated | TaskStarted | TaskActionProposed | TaskDelegated | TaskCancellationRequested | TaskCompleted | TaskFailed
 
 type Created = TaskCreated['data']

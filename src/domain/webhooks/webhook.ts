@@ -1,4 +1,6 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js'
+import type { EventData } from '../events/common.js'
+import type * as schemas from '../events/webhooks.js'
 import type { Aggregate, EventDraft } from '../message.js'
 
 /** The task events a webhook may subscribe to, as receivers see them (`type` in the body). */
@@ -22,8 +24,8 @@ export const MAX_URL_LENGTH = 2000
  * operator's WEBHOOKS_SECRET_KEY): the deliverer must read it back to sign, so a hash
  * would not do, and event data never holds a secret in plain text (design invariant 8).
  */
-export type WebhookRegistered = EventDraft<'WebhookRegistered', { url: string; events: WebhookEventType[]; encryptedSecret: string }>
-export type WebhookDeleted = EventDraft<'WebhookDeleted', Record<string, never>>
+export type WebhookRegistered = EventDraft<'WebhookRegistered', EventData<typeof schemas.WebhookRegisteredData>>
+export type WebhookDeleted = EventDraft<'WebhookDeleted', EventData<typeof schemas.WebhookDeletedData>>
 export type WebhookEvent = WebhookRegistered | WebhookDeleted
 
 export type WebhookState = { readonly status: 'absent' } | { readonly status: 'active' | 'deleted'; readonly url: string }

@@ -1,3 +1,5 @@
+import { readEventData } from '../../domain/events/read.js'
+import { EVENT_REGISTRY, type EventRegistry } from '../../domain/events/registry.js'
 import type { EventEnvelope, RecordedEvent } from '../../domain/message.js'
 
 /** What a stored message carries that decoding needs. */
@@ -27,8 +29,11 @@ export class UndecodableMessageError extends Error {
 const utf8 = new TextDecoder()
 const STRING_FIELDS = ['id', 'type', 'occurredAt', 'accountId', 'aggregateId'] as const
 
-/** The event a stored message holds; throws UndecodableMessageError when it holds none. */
-export function decodeEvent(msg: StoredMessage): RecordedEvent {
+/**
+ * The event a stored message holds, its data upcast to the current version of its type and
+ * checked against that version's schema; throws UndecodableMessageError when it holds none.
+ */
+export function decodeEvent(msg: StoredMessage, registry: EventRegistry = EVENT_REGISTRY): RecordedEvent {
   let value: unknown
   try {
     value = JSON.parse(utf8.decode(msg.data))
@@ -38,13 +43,15 @@ export function decodeEvent(msg: StoredMessage): RecordedEvent {
   if (!isEnvelope(value)) throw new UndecodableMessageError(msg.subject, msg.seq, envelopeProblem(value) ?? 'not an event envelope')
   const mismatch = subjectMismatch(value, msg.subject)
   if (mismatch !== null) throw new UndecodableMessageError(msg.subject, msg.seq, mismatch)
-  return { ...value, seq: msg.seq, subject: msg.subject }
+  const read = readEventData(value.type, value.version, value.data, registry)
+  if ('problem' in read) throw new UndecodableMessageError(msg.subject, msg.seq, read.problem)
+  return { ...value, version: read.version, data: read.data, seq: msg.seq, subject: msg.subject }
 }
 
 /** The event, or why there is none: for readers that skip what is not an event. */
-export function tryDecodeEvent(msg: StoredMessage): RecordedEvent | UndecodableMessageError {
+export function tryDecodeEvent(msg: StoredMessage, registry: EventRegistry = EVENT_REGISTRY): RecordedEvent | UndecodableMessageError {
   try {
-    return decodeEvent(msg)
+    return decodeEvent(msg, registry)
   } catch (err) {
     if (err instanceof UndecodableMessageError) return err
     throw err
@@ -54,11 +61,12 @@ export function tryDecodeEvent(msg: StoredMessage): RecordedEvent | UndecodableM
 function envelopeProblem(value: unknown): string | null {
   if (!isRecord(value)) return 'not a JSON object'
   for (const field of STRING_FIELDS) if (typeof value[field] !== 'string') return `${field} is not a string`
+  if (!Number.isSafeInteger(value.version) || Number(value.version) < 1) return 'version is not a positive integer'
   if (!isRecord(value.data)) return 'data is not an object'
   return null
 }
 
-function isEnvelope(value: unknown): value is EventEnvelope {
+function isEnvelope(value: unknown): value is EventEnvelope<string, Readonly<Record<string, unknown>>> {
   return envelopeProblem(value) === null
 }
 
