@@ -1,9 +1,11 @@
 import type { JsMsg } from '@nats-io/jetstream'
-import { activeWebhooks, taskDocFromHistory, type WebhookDoc } from '../../projections/index.js'
+import { actionDocFromHistory, activeWebhooks, taskDocFromHistory, type WebhookDoc } from '../../projections/index.js'
+import { actionView } from '../../src/api/actions.js'
 import { taskView } from '../../src/api/views.js'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { Task } from '../../src/domain/tasks/task.js'
-import { WEBHOOK_EVENT_OF, type WebhookEventType } from '../../src/domain/webhooks/webhook.js'
+import { Action } from '../../src/domain/actions/action.js'
+import { webhookEventOf, type WebhookEventType } from '../../src/domain/webhooks/webhook.js'
 import type { Infra } from '../../src/infra/context.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { jobSubject } from '../../src/infra/nats/webhook-streams.js'
@@ -16,14 +18,15 @@ import type { DeliveryJob } from './job.js'
  */
 export async function fanOut(infra: Infra, msg: JsMsg): Promise<void> {
   const event = decodeEvent(msg)
-  const type = WEBHOOK_EVENT_OF[event.type]
+  const type = webhookEventOf(event)
   const hooks = type ? (await activeWebhooks(infra.readModels, event.accountId)).filter((hook) => subscribed(hook, type, event)) : []
   if (type && hooks.length > 0) {
-    const body = JSON.stringify({ type, timestamp: event.occurredAt, data: { task: await taskAsOf(infra, event) } })
+    const { taskId, data } = type.startsWith('action.') ? await actionAsOf(infra, event) : { taskId: event.aggregateId, data: { task: await taskAsOf(infra, event) } }
+    const body = JSON.stringify({ type, timestamp: event.occurredAt, data })
     for (const hook of hooks) {
-      const job: DeliveryJob = { webhookId: hook._id, accountId: event.accountId, taskId: event.aggregateId, messageId: event.id, event: type, body }
-      // A redelivered event queues nothing twice: the msg id is deduplicated by the stream.
-      await infra.js.publish(jobSubject(hook._id, event.aggregateId), JSON.stringify(job), { msgID: `${event.id}.${hook._id}` })
+      const job: DeliveryJob = { webhookId: hook._id, accountId: event.accountId, taskId, messageId: event.id, event: type, body }
+      // A redelivered event queues nothing twice: the msg id is deduplicated by the stream. Per task: an action's deliveries queue behind its task's.
+      await infra.js.publish(jobSubject(hook._id, taskId), JSON.stringify(job), { msgID: `${event.id}.${hook._id}` })
     }
   }
   msg.ack()
@@ -40,4 +43,18 @@ async function taskAsOf(infra: Infra, event: RecordedEvent) {
   const doc = taskDocFromHistory(events.filter((e) => e.seq <= event.seq))
   if (!doc) throw new Error(`task ${event.aggregateId} has no TaskCreated up to ${event.seq}`)
   return taskView(doc)
+}
+
+/** The action as GET /v1/tasks/{id}/actions showed it right after this event: its proposal, then its own events up to this one. */
+async function actionAsOf(infra: Infra, event: RecordedEvent): Promise<{ taskId: string; data: { action: ReturnType<typeof actionView> } }> {
+  const actionId = event.type === 'TaskActionProposed' ? (event.data as { actionId: string }).actionId : event.aggregateId
+  const taskId = event.type === 'TaskActionProposed' ? event.aggregateId : (event.data as { taskId: string }).taskId
+  const [task, decisions] = await Promise.all([
+    infra.events.load(Task, { accountId: event.accountId, aggregateId: taskId }, event.type === 'TaskActionProposed' ? { atLeast: event.seq } : {}),
+    event.type === 'TaskActionProposed' ? null : infra.events.load(Action, { accountId: event.accountId, aggregateId: actionId }, { atLeast: event.seq }),
+  ])
+  const proposal = task.events.filter((e) => e.type === 'TaskActionProposed' && (e.data as { actionId: string }).actionId === actionId)
+  const doc = actionDocFromHistory([...proposal, ...(decisions?.events ?? []).filter((e) => e.seq <= event.seq)])
+  if (!doc) throw new Error(`action ${actionId} has no proposal in task ${taskId}`)
+  return { taskId, data: { action: actionView(doc) } }
 }

@@ -1,7 +1,7 @@
-import type { Recorded } from '../../src/domain/message.js'
+import type { Recorded, RecordedEvent } from '../../src/domain/message.js'
 import type { ActionEvent, ActionLifecycleStatus } from '../../src/domain/actions/action.js'
 import type { TaskActionProposed } from '../../src/domain/tasks/task.js'
-import { defineProjection } from '../engine/projection.js'
+import { defineProjection, foldHistory } from '../engine/projection.js'
 
 /** One proposed write action: what the run proposed, then what became of it. */
 export interface ActionDoc {
@@ -58,3 +58,6 @@ export const actionsProjection = defineProjection<ActionDoc, ActionsEvent>({
     }
   },
 })
+
+/** One action folded straight from its events (its proposal on the task, then its own), as the read model would hold it. */
+export const actionDocFromHistory = (events: readonly RecordedEvent[]): ActionDoc | null => foldHistory<ActionDoc>(actionsProjection, events)

@@ -26,6 +26,6 @@ export interface Delivered {
 }
 
 /** Verifies a request with the reference library, as a receiver would, and returns its payload; throws if the signature is wrong. */
-export function verified(secret: string, request: Received): Delivered {
-  return new Webhook(secret).verify(request.body, request.headers) as Delivered
+export function verified<Payload = Delivered>(secret: string, request: Received): Payload {
+  return new Webhook(secret).verify(request.body, request.headers) as Payload
 }

@@ -3,17 +3,31 @@ import type { EventData } from '../events/common.js'
 import type * as schemas from '../events/webhooks.js'
 import type { Aggregate, EventDraft } from '../message.js'
 
-/** The task events a webhook may subscribe to, as receivers see them (`type` in the body). */
-export const WEBHOOK_EVENT_TYPES = ['task.created', 'task.started', 'task.completed', 'task.failed'] as const
+/** The events a webhook may subscribe to, as receivers see them (`type` in the body). */
+export const WEBHOOK_EVENT_TYPES = ['task.created', 'task.started', 'task.completed', 'task.failed', 'action.pending_approval', 'action.decided'] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
+/** What a webhook registered without `events` receives: the task events; approvals are asked for by name. */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ['task.created', 'task.started', 'task.completed', 'task.failed']
 
-/** The log's task event each public type stands for. */
-export const WEBHOOK_EVENT_OF: Readonly<Record<string, WebhookEventType>> = {
-  TaskCreated: 'task.created',
-  TaskStarted: 'task.started',
-  TaskCompleted: 'task.completed',
-  TaskFailed: 'task.failed',
+/** The log's event each public type stands for; a proposed action counts only when it awaits approval. */
+export function webhookEventOf(event: { readonly type: string; readonly data: unknown }): WebhookEventType | undefined {
+  switch (event.type) {
+    case 'TaskCreated': return 'task.created'
+    case 'TaskStarted': return 'task.started'
+    case 'TaskCompleted': return 'task.completed'
+    case 'TaskFailed': return 'task.failed'
+    case 'TaskActionProposed': return (event.data as { status?: string }).status === 'pending_approval' ? 'action.pending_approval' : undefined
+    case 'ActionApproved':
+    case 'ActionRejected': return 'action.decided'
+    default: return undefined
+  }
 }
+
+/** The log's subjects the fan-out reads: every event `webhookEventOf` may name. */
+export const WEBHOOK_SOURCE_EVENTS = [
+  ['task', 'TaskCreated'], ['task', 'TaskStarted'], ['task', 'TaskCompleted'], ['task', 'TaskFailed'],
+  ['task', 'TaskActionProposed'], ['action', 'ActionApproved'], ['action', 'ActionRejected'],
+] as const
 
 /** An account's webhooks are few: a receiver per integration, not per task. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20
@@ -59,7 +73,7 @@ export function decideRegisterWebhook(command: RegisterWebhook, state: WebhookSt
   if (command.activeWebhooks >= MAX_WEBHOOKS_PER_ACCOUNT) {
     throw new ConflictError(`an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`)
   }
-  const wanted = new Set(command.events ?? WEBHOOK_EVENT_TYPES)
+  const wanted = new Set(command.events ?? DEFAULT_WEBHOOK_EVENTS)
   const events = WEBHOOK_EVENT_TYPES.filter((type) => wanted.has(type))
   if (events.length === 0) throw new InvalidInputError('body.events: must name at least one event')
   return [{ type: 'WebhookRegistered', data: { url: new URL(command.url).href, events, encryptedSecret: command.encryptedSecret } }]

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { MAX_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/webhook.js'
 import { DateTime, HTTP_URL, Nullable, Uuid } from './common.js'
 
-export const WebhookEventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'A task event a webhook receives' })
+export const WebhookEventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'An event a webhook receives: task.* for a task\'s life, action.pending_approval when a proposed action awaits a decision, action.decided when it is approved or rejected' })
 
 export const Webhook = Type.Object({
   id: Uuid,

@@ -9,6 +9,7 @@ import {
   type JetStreamManager,
   type StreamConfig,
 } from '@nats-io/jetstream'
+import { WEBHOOK_SOURCE_EVENTS } from '../../domain/webhooks/webhook.js'
 import { eventTypeSubjects } from './subjects.js'
 
 /**
@@ -28,7 +29,6 @@ const DAY_MS = 86_400_000
 
 export const jobSubject = (webhookId: string, taskId: string) => `mats_webhooks.job.${webhookId}.${taskId}`
 export const attemptsSubject = (webhookId: string) => `mats_webhooks.attempt.${webhookId}`
-export const FAN_OUT_TYPES = ['TaskCreated', 'TaskStarted', 'TaskCompleted', 'TaskFailed'] as const
 
 function streamConfigs(replicas: number, retryWindowMs: number): (Partial<StreamConfig> & { name: string })[] {
   const common = { storage: StorageType.File, num_replicas: replicas, discard: DiscardPolicy.Old, allow_direct: true }
@@ -48,9 +48,10 @@ export async function ensureWebhookStreams(jsm: JetStreamManager, options: { rep
   for (const config of streamConfigs(options.replicas, options.retryWindowMs)) {
     await addUnlessPresent(() => jsm.streams.info(config.name), () => jsm.streams.add(config))
   }
+  const filter_subjects = WEBHOOK_SOURCE_EVENTS.map(([category, type]) => eventTypeSubjects(category, type))
   await addUnlessPresent(() => jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER), () => jsm.consumers.add('MATS_TASKS', {
     durable_name: FAN_OUT_CONSUMER,
-    filter_subjects: FAN_OUT_TYPES.map((type) => eventTypeSubjects('task', type)),
+    filter_subjects,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.New,
     // One event at a time across every webhooks process: jobs are queued in log order (ADR 0021).
@@ -58,6 +59,8 @@ export async function ensureWebhookStreams(jsm: JetStreamManager, options: { rep
     ack_wait: 30_000 * NANOS_PER_MS,
     max_deliver: -1,
   }))
+  const { config } = await jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER)
+  if (filter_subjects.some((subject) => !config.filter_subjects?.includes(subject))) await jsm.consumers.update('MATS_TASKS', FAN_OUT_CONSUMER, { filter_subjects })
 }
 
 async function addUnlessPresent(info: () => Promise<unknown>, add: () => Promise<unknown>): Promise<void> {
