@@ -1,32 +1,33 @@
 import { ALL_PROJECTIONS, rebuildProjections, type RebuildProgress } from '../../../projections/index.js'
 import type { Infra } from '../../infra/context.js'
-import { parse, print, UsageError } from '../io.js'
+import { parse, print, unknownVerb, type OperatorAction } from '../io.js'
 
-export const PROJECTIONS_USAGE = `mats projections rebuild [--json]
-mats projections status [--json]`
-
-export async function projections(infra: Infra, [verb, ...rest]: string[]): Promise<void> {
+/** Checks the arguments first, so that a usage error needs no servers. */
+export function projections([verb, ...rest]: string[]): OperatorAction {
   const { values } = parse(rest, {})
-  const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
-  switch (verb) {
-    case 'rebuild': {
-      const started = Date.now()
-      await rebuildProjections(deps, ALL_PROJECTIONS, values.json ? (p) => printJsonProgress(p) : throttledProgress())
-      if (!values.json) process.stdout.write(`rebuilt ${ALL_PROJECTIONS.length} read models in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
-      return
-    }
-    case 'status': {
-      const rows = []
-      for (const p of ALL_PROJECTIONS) {
-        const generation = infra.readModels.generationOf(p)
-        const { state } = await infra.jsm.streams.info(p.stream)
-        rows.push({ projection: p.name, generation, checkpoint: await infra.readModels.checkpoint(p, generation), stream: p.stream, streamLastSeq: state.last_seq })
-      }
-      return print(values.json, values.json ? { projections: rows } : rows)
-    }
-    default:
-      throw new UsageError(`unknown command: projections ${verb ?? ''}`)
+  if (verb === 'rebuild') return (infra) => rebuild(infra, values.json)
+  if (verb === 'status') return async (infra) => {
+    const rows = await status(infra)
+    print(values.json, values.json ? { projections: rows } : rows)
   }
+  throw unknownVerb('projections', verb, ['rebuild', 'status'])
+}
+
+async function rebuild(infra: Infra, json: boolean): Promise<void> {
+  const started = Date.now()
+  const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
+  await rebuildProjections(deps, ALL_PROJECTIONS, json ? (p) => printJsonProgress(p) : throttledProgress())
+  if (!json) process.stdout.write(`rebuilt ${ALL_PROJECTIONS.length} read models in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
+}
+
+async function status(infra: Infra) {
+  const rows = []
+  for (const p of ALL_PROJECTIONS) {
+    const generation = infra.readModels.generationOf(p)
+    const { state } = await infra.jsm.streams.info(p.stream)
+    rows.push({ projection: p.name, generation, checkpoint: await infra.readModels.checkpoint(p, generation), stream: p.stream, streamLastSeq: state.last_seq })
+  }
+  return rows
 }
 
 function printJsonProgress(progress: RebuildProgress): void {
