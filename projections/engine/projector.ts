@@ -45,7 +45,11 @@ export class Projector {
     const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), RUNNER_STOP_MS).unref())
     if (!(await Promise.race([stopped, late]))) this.deps.log.warn({ waitedMs: RUNNER_STOP_MS }, 'projection runners did not stop in time; left behind')
     this.running.clear()
-    await this.leases.releaseAll().catch((err: unknown) => this.deps.log.warn({ err }, 'could not release the projection leases; they expire'))
+    // Each release is a KV write: with NATS gone, each waits out its timeout, one after another
+    // (40 partitions: past any grace period). Unreleased leases expire; that only delays a takeover.
+    const released = this.leases.releaseAll().then(() => true, (err: unknown) => this.deps.log.warn({ err }, 'could not release the projection leases; they expire'))
+    const lateRelease = new Promise<false>((resolve) => setTimeout(() => resolve(false), RUNNER_STOP_MS).unref())
+    if ((await Promise.race([released, lateRelease])) === false) this.deps.log.warn({ waitedMs: RUNNER_STOP_MS }, 'could not release the projection leases in time; they expire')
   }
 
   /** Partitions held, by projection: for `mats projections status` and tests. */
