@@ -1,21 +1,33 @@
 # syntax=docker/dockerfile:1
 # One image for every role: `mats start --role api|worker|projector` (see docker-compose.yml).
-# TypeScript runs through tsx at start (docs/adr/0008), so there is no build stage.
-FROM node:20-slim
+# Node 24 LTS, pinned to an exact release; bump it deliberately (node:24-slim is the moving tag).
+ARG NODE_IMAGE=node:24.20.0-trixie-slim
 
+# Build: compile the TypeScript sources into dist/ with every dependency (tsc is a devDependency).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY bin bin
+COPY scripts/build.mjs scripts/build.mjs
+COPY src src
+COPY projections projections
+COPY consumers consumers
+RUN npm run build
+
+# Run: the runtime dependencies and dist/ only; no sources, so bin/mats.js always runs dist/.
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 
 # Dependencies first, so that a source change does not reinstall them.
-# Runtime needs only `dependencies` (tsx included); devDependencies are tests and type-checking.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY bin bin
+COPY --from=build /app/dist dist
 
-# The sources (bin, src, projections, consumers, tsconfig.json); not local state or tests.
-# `--exclude` needs Dockerfile syntax 1.19+, which the syntax line above provides.
-COPY --exclude=node_modules --exclude=.git --exclude=.mats --exclude=.tap --exclude=test --exclude=docs . .
-
-# Run as the unprivileged user of the node image; tsx caches transpiled files in /tmp.
+# Run as the unprivileged user of the node image.
 USER node
 
 ENV HOST=0.0.0.0 PORT=8080

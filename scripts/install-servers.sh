@@ -23,6 +23,7 @@ REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 BIN="${1:-$REPO_ROOT/.mats/bin}"
 
 log() { printf '==> %s\n' "$*"; }
+exec 3>&1 # progress lines go here, past the output that quiet() holds back
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 if ! command -v go >/dev/null 2>&1; then
@@ -74,8 +75,8 @@ trap 'exit 143' TERM
 install_nats() {
   local gobin="$TMP/nats-bin"
   mkdir -p "$gobin"
-  log "go install github.com/nats-io/nats-server/v2@$NATS_VERSION"
-  GOBIN="$gobin" go install "github.com/nats-io/nats-server/v2@$NATS_VERSION"
+  log "go install github.com/nats-io/nats-server/v2@$NATS_VERSION (downloads and compiles it: about a minute the first time)"
+  GOBIN="$gobin" ticking nats-server go install "github.com/nats-io/nats-server/v2@$NATS_VERSION"
   mv -f "$gobin/nats-server" "$BIN/nats-server" # rename: safe even if the old one is running
   installed nats-server "nats-server: $NATS_VERSION" ||
     die "$BIN/nats-server does not report $NATS_VERSION"
@@ -95,9 +96,9 @@ install_ferretdb() {
   printf '//go:build tools\n\npackage main\n\nimport _ "%s"\n' "$pkg" >tools.go
   log "go mod init ferretbuild"
   quiet go mod init ferretbuild
-  log "go get $pkg@$FERRETDB_VERSION"
+  log "go get $pkg@$FERRETDB_VERSION (downloads FerretDB and its dependencies: up to a minute the first time)"
   quiet go get "$pkg@$FERRETDB_VERSION"
-  log "go mod tidy && go mod vendor"
+  log "go mod tidy && go mod vendor (copies the dependencies into the build directory: 10 to 30 s)"
   quiet go mod tidy
   quiet go mod vendor
   local src="vendor/github.com/FerretDB/FerretDB" patch
@@ -111,18 +112,32 @@ install_ferretdb() {
       die "$patch does not apply to FerretDB $FERRETDB_VERSION"
   done
   printf '%s\n' "$FERRETDB_BUILD" >"$src/build/version/version.txt"
-  log "go build -mod=vendor $pkg"
-  go build -mod=vendor -trimpath -o "$mod/ferretdb" "$pkg"
+  log "go build -mod=vendor $pkg (compiles FerretDB: 1 to 2 minutes on 2 cores the first time, seconds with a warm Go build cache)"
+  ticking ferretdb go build -mod=vendor -trimpath -o "$mod/ferretdb" "$pkg"
   mv -f "$mod/ferretdb" "$BIN/ferretdb"
   installed ferretdb "version: $FERRETDB_BUILD" ||
     die "$BIN/ferretdb does not report $FERRETDB_BUILD"
   log "installed $BIN/ferretdb"
 }
 
+# ticking NAME CMD...: run CMD, saying every 15 s that it still runs, so that a long silent
+# step (Go prints nothing while it compiles) is not taken for a hang.
+ticking() {
+  local name="$1" started=$SECONDS pid
+  shift
+  "$@" &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    if (((SECONDS - started) % 15 == 0)); then printf '==> [%s] still working: %s (%d s)\n' "$name" "$1 $2" "$((SECONDS - started))" >&3; fi
+  done
+  wait "$pid"
+}
+
 # quiet CMD...: run CMD, showing its (chatty) output only if it fails.
 quiet() {
   local out="$TMP/quiet.$BASHPID.log"
-  if ! "$@" >"$out" 2>&1; then
+  if ! ticking ferretdb "$@" >"$out" 2>&1; then
     cat "$out"
     die "command failed: $*"
   fi

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm start` on a fresh machine: installs what is missing, then runs `mats dev`
-// (local NATS and MongoDB where none is configured or answering, then every role).
-// Plain Node on purpose: it runs before any dependency is installed.
+// `npm start` on a fresh machine: installs what is missing, compiles dist/ when it is missing
+// or older than the sources, then runs `mats dev` (local NATS and MongoDB where none is
+// configured, then every role). Plain Node on purpose: it runs before any dependency is installed.
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createConnection } from 'node:net'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildDist, distIsCurrent } from '../bin/dist.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const say = (line) => process.stdout.write(`[mats] ${line}\n`)
@@ -45,6 +46,18 @@ function listening(port) {
   })
 }
 
+// Node 20 is past its end of life (2026-04-30) and some dependencies declare Node 22; mats
+// still runs on 20.19+, so a newcomer on such a machine is told, not stopped.
+const [major, minor] = process.versions.node.split('.').map(Number)
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stderr.write(`[mats] Node ${process.versions.node} is too old: mats needs Node 22 or newer (24 LTS recommended). Without installing it: npx -y node@24 scripts/start.mjs\n`)
+  process.exit(1)
+}
+if (major < 22) {
+  say(`warning: Node ${process.versions.node} reached its end of life on 2026-04-30; mats supports Node 22+ and is tested on 24 LTS.`)
+  say('         It still runs on 20 for now. To use Node 24 without installing it: npx -y node@24 scripts/start.mjs')
+}
+
 if (dependenciesStale()) {
   say('installing npm packages (npm ci)')
   run('npm', ['ci', '--no-audit', '--no-fund'])
@@ -56,8 +69,21 @@ const mongoPort = Number(process.env.DEV_MONGODB_PORT || 27017)
 const needNats = !process.env.NATS_URL && !(await listening(natsPort)) && !onPath('nats-server')
 const needMongo = !process.env.MONGODB_URL && !(await listening(mongoPort)) && !onPath('mongod') && !onPath('ferretdb')
 if (needNats || needMongo) {
-  say('building the local servers (nats-server, FerretDB) into .mats/bin: about a minute, once')
+  say('building the local servers (nats-server, FerretDB) from source with Go into .mats/bin, once:')
+  say('  2 to 3 minutes on 2 cores the first time (Go downloads and compiles both with their dependencies)')
+  const started = Date.now()
   run('bash', [join(root, 'scripts', 'install-servers.sh')])
+  say(`servers built in ${Math.round((Date.now() - started) / 1000)} s`)
+}
+
+if (!distIsCurrent(root)) {
+  say('compiling the TypeScript sources into dist/ (tsc -p tsconfig.build.json): 5 to 20 s, again only after a source changes')
+  const started = Date.now()
+  if (!buildDist(root)) {
+    process.stderr.write('[mats] the build failed (the type errors are above); fix them, or run the sources directly: node bin/mats.js dev\n')
+    process.exit(1)
+  }
+  say(`compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 }
 
 const child = spawn(process.execPath, [join(root, 'bin', 'mats.js'), 'dev', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })

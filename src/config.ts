@@ -87,6 +87,7 @@ export const ConfigSchema = Type.Object({
   DEV_DATA_DIR: Type.String({ minLength: 1, default: '.mats', description: 'mats dev: where local servers keep their data' }),
   DEV_NATS_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4222, description: 'mats dev: port of the local nats-server' }),
   DEV_MONGODB_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 27017, description: 'mats dev: port of the local MongoDB-wire server' }),
+  DEV_ATTACH: Type.Boolean({ default: false, description: 'mats dev: use servers found on DEV_NATS_PORT / DEV_MONGODB_PORT that it did not start (on a shared host they may be someone else\'s)' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

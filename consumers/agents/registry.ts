@@ -1,10 +1,9 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../src/config.js'
 import { modelsByAgent, parsePriceTable } from '../../src/llm-config.js'
-import { AnthropicChatModel } from './llm/anthropic-chat.js'
 import type { ChatModel } from './llm/chat.js'
 import { LanguageModelProvider } from './llm/language-model-provider.js'
-import { OpenAIChatModel } from './llm/openai-chat.js'
+import { lazyChatModel } from './llm/lazy-chat-model.js'
 import { PriceTable } from './llm/pricing.js'
 import { OfflineProvider } from './offline/offline-provider.js'
 import type { AgentProvider } from './provider.js'
@@ -36,7 +35,11 @@ export function createAgentProvider(config: Config, log: Logger): AgentProvider 
   })
 }
 
+/** The vendor SDK loads with the first model call: offline processes never carry either (tens of MiB each). */
 function chatModel(config: Config, log: Logger): ChatModel {
   const settings = { apiKey: config.LLM_API_KEY, baseUrl: config.LLM_BASE_URL, requestTimeoutMs: config.LLM_REQUEST_TIMEOUT_MS, maxRetries: config.LLM_MAX_RETRIES, log }
-  return config.LLM_PROVIDER === 'anthropic' ? new AnthropicChatModel({ ...settings, maxOutputTokens: config.LLM_MAX_OUTPUT_TOKENS }) : new OpenAIChatModel(settings)
+  if (config.LLM_PROVIDER === 'anthropic') {
+    return lazyChatModel('anthropic', async () => new (await import('./llm/anthropic-chat.js')).AnthropicChatModel({ ...settings, maxOutputTokens: config.LLM_MAX_OUTPUT_TOKENS }))
+  }
+  return lazyChatModel('openai', async () => new (await import('./llm/openai-chat.js')).OpenAIChatModel(settings))
 }

@@ -1,19 +1,39 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { InvalidInputError } from '../domain/errors.js'
+import type { Infra } from '../infra/context.js'
+import { didYouMean } from './suggest.js'
 
 /** A CLI mistake: printed with the usage line, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError'
 }
 
+/** An operator command whose arguments were checked; it runs once connected. */
+export type OperatorAction = (infra: Infra) => Promise<void>
+
 export type Flags = NonNullable<ParseArgsConfig['options']>
 
 export function parse<const O extends Flags>(args: string[], options: O) {
+  const withJson = { ...options, json: { type: 'boolean', default: false } } as const
   try {
-    return parseArgs({ args, options: { ...options, json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true })
+    return parseArgs({ args, options: withJson, allowPositionals: true, strict: true })
   } catch (err) {
+    const [unknown] = unknownOptions(args, withJson)
+    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}${didYouMean(unknown, Object.keys(withJson).map((name) => `--${name}`))}`)
     throw new UsageError(err instanceof Error ? err.message : String(err))
   }
+}
+
+/** The options given that are not declared, as typed (node's own message quotes them unevenly). */
+function unknownOptions(args: string[], options: Flags): string[] {
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true })
+  return tokens.flatMap((token) => (token.kind === 'option' && !Object.hasOwn(options, token.name) ? [token.rawName] : []))
+}
+
+/** The usage error for a verb a command does not have, with the nearest one it does. */
+export function unknownVerb(command: string, verb: string | undefined, verbs: readonly string[]): UsageError {
+  if (verb === undefined) return new UsageError(`${command}: which one? ${verbs.join(', ')}`)
+  return new UsageError(`unknown command: ${command} ${verb}${didYouMean(verb, verbs)}`)
 }
 
 export function required(value: string | undefined, flag: string): string {

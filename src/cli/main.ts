@@ -1,60 +1,55 @@
 import { ConfigError, loadConfig } from '../config.js'
-import { DomainError } from '../domain/errors.js'
-import { connectInfra, type Infra } from '../infra/context.js'
-import { createLogger } from '../infra/logger.js'
-import { accounts, ACCOUNTS_USAGE } from './commands/accounts.js'
-import { dev, DEV_USAGE } from './commands/dev.js'
-import { keys, KEYS_USAGE } from './commands/keys.js'
-import { projections, PROJECTIONS_USAGE } from './commands/projections.js'
-import { sessions, SESSIONS_USAGE } from './commands/sessions.js'
-import { start, START_USAGE } from './commands/start.js'
-import { UsageError } from './io.js'
+import { DomainError, InvalidInputError } from '../domain/errors.js'
+import { UsageError, type OperatorAction } from './io.js'
+import { didYouMean } from './suggest.js'
+import { COMMAND_NAMES, COMMAND_USAGE, isCommandName, USAGE, type CommandName } from './usage.js'
 
-const USAGE = `Usage:
-  ${START_USAGE}
-  ${DEV_USAGE}
-  ${ACCOUNTS_USAGE.replaceAll('\n', '\n  ')}
-  ${KEYS_USAGE.replaceAll('\n', '\n  ')}
-  ${SESSIONS_USAGE.replaceAll('\n', '\n  ')}
-  ${PROJECTIONS_USAGE.replaceAll('\n', '\n  ')}
-
-Configuration comes from environment variables: see docs/configuration.md.`
-
-type OperatorCommand = (infra: Infra, args: string[]) => Promise<void>
-const OPERATOR_COMMANDS: Record<string, OperatorCommand> = { accounts, keys, sessions, projections }
+// Each command loads only what it needs, when it runs: `mats --help` or a usage error reads
+// no more than this file, and an operator command never loads the HTTP API or the worker.
+type OperatorCommand = (args: string[]) => OperatorAction
+const OPERATOR_COMMANDS: Partial<Record<CommandName, () => Promise<OperatorCommand>>> = {
+  accounts: async () => (await import('./commands/accounts.js')).accounts,
+  keys: async () => (await import('./commands/keys.js')).keys,
+  sessions: async () => (await import('./commands/sessions.js')).sessions,
+  projections: async () => (await import('./commands/projections.js')).projections,
+}
 
 async function main([command, ...args]: string[]): Promise<void> {
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`)
     return
   }
+  if (!isCommandName(command)) throw new UsageError(`unknown command: ${command}${didYouMean(command, COMMAND_NAMES)}`)
   const config = loadConfig()
-  if (command === 'start') return start(config, createLogger(config.LOG_LEVEL), args)
-  if (command === 'dev') return dev(config, createLogger(config.LOG_LEVEL, { role: 'all' }), process.env)
-  const operatorCommand = OPERATOR_COMMANDS[command]
-  if (!operatorCommand) throw new UsageError(`unknown command: ${command}`)
-  // Operator commands print their result; logs would only get in the way.
-  const infra = await connectInfra(config, createLogger(process.env.LOG_LEVEL ?? 'warn', { role: 'cli' }))
+  if (command === 'start') return (await import('./commands/start.js')).start(config, args)
+  if (command === 'dev') return (await import('./commands/dev.js')).dev(config, args, process.env)
+  const loadCommand = OPERATOR_COMMANDS[command]
+  if (!loadCommand) throw new UsageError(`unknown command: ${command}`)
+  const action = (await loadCommand())(args)
+  const { connectOperator } = await import('./connect.js')
+  const infra = await connectOperator(config)
   try {
-    await operatorCommand(infra, args)
+    await action(infra)
   } finally {
     await infra.close()
   }
 }
 
-main(process.argv.slice(2)).then(
+/** Usage errors (and input the service refuses: what the operator typed) exit 2, every other failure 1. */
+function fail(err: unknown, command: string | undefined): never {
+  if (err instanceof UsageError || err instanceof InvalidInputError) {
+    const usage = command !== undefined && isCommandName(command) ? `Usage:\n  ${COMMAND_USAGE[command].replaceAll('\n', '\n  ')}` : USAGE
+    process.stderr.write(`mats: ${err.message}\n\n${usage}\n`)
+    process.exit(2)
+  }
+  process.stderr.write(`mats: ${err instanceof Error ? err.message : String(err)}\n`)
+  const expected = err instanceof ConfigError || err instanceof DomainError
+  if (!expected && process.env.LOG_LEVEL === 'debug' && err instanceof Error) process.stderr.write(`${err.stack}\n`)
+  process.exit(1)
+}
+
+const argv = process.argv.slice(2)
+main(argv).then(
   () => process.exit(process.exitCode ?? 0),
-  (err: unknown) => {
-    if (err instanceof UsageError) {
-      process.stderr.write(`mats: ${err.message}\n\n${USAGE}\n`)
-      process.exit(2)
-    }
-    if (err instanceof ConfigError || err instanceof DomainError) {
-      process.stderr.write(`mats: ${err.message}\n`)
-      process.exit(1)
-    }
-    process.stderr.write(`mats: ${err instanceof Error ? err.message : String(err)}\n`)
-    if (process.env.LOG_LEVEL === 'debug' && err instanceof Error) process.stderr.write(`${err.stack}\n`)
-    process.exit(1)
-  },
+  (err: unknown) => fail(err, argv[0]),
 )

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import t from 'tap'
@@ -10,20 +12,30 @@ import { until } from '../helpers/wait.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
+function newcomerEnv(ports: { port: number; natsPort: number; mongoPort: number }, dir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(ports.port), DEV_DATA_DIR: dir, DEV_NATS_PORT: String(ports.natsPort), DEV_MONGODB_PORT: String(ports.mongoPort), LOG_LEVEL: 'warn' }
+  delete env.NATS_URL
+  delete env.MONGODB_URL
+  delete env.DEV_ATTACH
+  return env
+}
+
 t.test('npm start, then the README steps, reach a 200 from GET /v1/agents; Ctrl-C stops everything', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'mats-quickstart-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const [port, natsPort, mongoPort] = [await freePort(), await freePort(), await freePort()]
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DEV_DATA_DIR: dir, DEV_NATS_PORT: String(natsPort), DEV_MONGODB_PORT: String(mongoPort), LOG_LEVEL: 'warn' }
-  delete env.NATS_URL
-  delete env.MONGODB_URL
+  const env = newcomerEnv({ port, natsPort, mongoPort }, dir)
 
   // `npm start` is `node scripts/start.mjs`; its own process group, as a terminal gives it.
   const start = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => { if (start.exitCode === null) process.kill(-start.pid!, 'SIGKILL') })
   const output = collectOutput(start)
-  await until('the start banner', () => output.text().includes('mats is running at'), 60_000)
+  // The first run may compile dist/ (tsc, up to 20 s on a busy machine) before starting.
+  await until('the start banner', () => output.text().includes('mats is running at'), 90_000)
   t.match(output.text(), `http://127.0.0.1:${port}/v1`, 'prints the base URL')
+  t.match(output.text(), `NATS:    nats://127.0.0.1:${natsPort}   started by mats, data in ${dir}/nats`, 'says it started NATS, and where its data is')
+  t.match(output.text(), `MongoDB: mongodb://127.0.0.1:${mongoPort}/mats   started by mats, data in ${dir}/mongo`, 'says it started MongoDB, and where its data is')
+  t.match(output.text(), `export NATS_URL=nats://127.0.0.1:${natsPort} MONGODB_URL=mongodb://127.0.0.1:${mongoPort}/mats`, 'tells the CLI where the moved servers are')
   t.match(output.text(), /npx mats accounts create/, 'prints the next step')
 
   const cli = { NATS_URL: `nats://127.0.0.1:${natsPort}`, MONGODB_URL: `mongodb://127.0.0.1:${mongoPort}/mats` }
@@ -46,4 +58,23 @@ t.test('npm start, then the README steps, reach a 200 from GET /v1/agents; Ctrl-
   t.notOk(await isListening('127.0.0.1', port), 'the API stopped')
   t.notOk(await isListening('127.0.0.1', natsPort), 'the nats-server it started stopped')
   t.notOk(await isListening('127.0.0.1', mongoPort), 'the MongoDB-wire server it started stopped')
+})
+
+t.test('given a server it did not start on its NATS port, npm start refuses to use it and says how to', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'mats-quickstart-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const someoneElses = createServer().listen(0, '127.0.0.1')
+  await once(someoneElses, 'listening')
+  t.teardown(() => someoneElses.close())
+  const natsPort = (someoneElses.address() as AddressInfo).port
+  const env = newcomerEnv({ port: await freePort(), natsPort, mongoPort: await freePort() }, dir)
+
+  const start = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.teardown(() => { if (start.exitCode === null) start.kill('SIGKILL') })
+  const output = collectOutput(start)
+  t.equal(await exited(start), 1, 'exits 1', { output: output.text().slice(-3000) })
+  t.match(output.text(), `mats: something already listens on 127.0.0.1:${natsPort} (DEV_NATS_PORT) and mats did not start it`)
+  t.match(output.text(), 'DEV_ATTACH=true npm start   (or: npm start -- --attach)', 'names how to use it anyway')
+  t.match(output.text(), /PORT=\d+ DEV_NATS_PORT=\d+ DEV_MONGODB_PORT=\d+ npm start/, 'names free ports to use instead')
+  t.notMatch(output.text(), 'mats is running', 'starts nothing')
 })

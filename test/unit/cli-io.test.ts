@@ -1,5 +1,7 @@
 import t from 'tap'
-import { isoDate, usd, uuid, UsageError } from '../../src/cli/io.js'
+import { addressInUse, unreachableMessage } from '../../src/cli/hints.js'
+import { isoDate, parse, unknownVerb, usd, uuid, UsageError } from '../../src/cli/io.js'
+import { didYouMean, editDistance } from '../../src/cli/suggest.js'
 import { InvalidInputError } from '../../src/domain/errors.js'
 
 t.test('a plain non-negative amount of USD is read as a number', async (t) => {
@@ -47,4 +49,44 @@ t.test('a date that cannot be read is refused, naming the flag', async (t) => {
     t.throws(() => isoDate(value, '--expires'), InvalidInputError, `${JSON.stringify(value)} is refused`)
     t.throws(() => isoDate(value, '--expires'), { message: /^--expires: must be an ISO 8601 date-time/ })
   }
+})
+
+t.test('an unknown option is refused naming it as typed, with the nearest known one', async (t) => {
+  t.throws(() => parse(['--nmae', 'Acme'], { name: { type: 'string' } }), { name: 'UsageError', message: 'unknown option --nmae; did you mean --name?' })
+  t.throws(() => parse(['--monthly-budjet=5'], { 'monthly-budget': { type: 'string' } }), { message: 'unknown option --monthly-budjet; did you mean --monthly-budget?' })
+})
+
+t.test('an unknown option far from every known one gets no suggestion', async (t) => {
+  t.throws(() => parse(['--zzzzzz'], { name: { type: 'string' } }), { name: 'UsageError', message: 'unknown option --zzzzzz' })
+})
+
+t.test('a verb a command does not have suggests the nearest; a missing verb lists them', async (t) => {
+  t.equal(unknownVerb('projections', 'stauts', ['rebuild', 'status']).message, 'unknown command: projections stauts; did you mean status?')
+  t.equal(unknownVerb('keys', undefined, ['create', 'revoke', 'list']).message, 'keys: which one? create, revoke, list')
+})
+
+t.test('edit distance counts a swap of neighbours as one edit', async (t) => {
+  t.equal(editDistance('status', 'stauts'), 1)
+  t.equal(editDistance('kitten', 'sitting'), 3)
+  t.equal(editDistance('name', 'nmae'), 1)
+  t.equal(editDistance('', 'abc'), 3)
+  t.equal(didYouMean('acounts', ['accounts', 'keys']), '; did you mean accounts?')
+})
+
+t.test('an unreachable server is named with its URL, without its password, and the variable to set', async (t) => {
+  const config = { NATS_URL: 'nats://ops:s3cret@10.0.0.1:4222', MONGODB_URL: 'mongodb://app:pw@10.0.0.2:27017/mats' }
+  const nats = unreachableMessage(new Error('connection refused'), config)
+  t.match(nats, /^cannot reach NATS at nats:\/\/ops:\*\*\*@10\.0\.0\.1:4222 \(connection refused\)/)
+  t.match(nats, /Set NATS_URL .*DEV_NATS_PORT/)
+  t.notMatch(nats, /s3cret/)
+  const mongoError = Object.assign(new Error('connect ECONNREFUSED'), { name: 'MongoServerSelectionError' })
+  const mongo = unreachableMessage(mongoError, config)
+  t.match(mongo, /^cannot reach MongoDB at mongodb:\/\/app:\*\*\*@10\.0\.0\.2:27017\/mats/)
+  t.match(mongo, /Set MONGODB_URL .*DEV_MONGODB_PORT/)
+})
+
+t.test('a port in use becomes one line naming PORT and a free one; other errors pass', async (t) => {
+  const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8080'), { code: 'EADDRINUSE' })
+  t.equal(addressInUse(inUse, '127.0.0.1', 8080, 40123)?.message, 'port 8080 (PORT) is already in use on 127.0.0.1: another mats or another program listens there; stop it, or choose a free port, e.g. PORT=40123')
+  t.equal(addressInUse(new Error('other'), '127.0.0.1', 8080, 40123), null)
 })

@@ -49,6 +49,7 @@ const defaults: Config = {
   DEV_DATA_DIR: '.mats',
   DEV_NATS_PORT: 4222,
   DEV_MONGODB_PORT: 27017,
+  DEV_ATTACH: false,
   SHUTDOWN_GRACE_MS: 10_000,
 }
 

@@ -7,27 +7,26 @@ import { operator } from '../../commands/execute.js'
 import { microsToUsd } from '../../domain/money.js'
 import { NotFoundError } from '../../domain/errors.js'
 import type { Infra } from '../../infra/context.js'
-import { parse, print, required, usd, uuid, UsageError } from '../io.js'
+import { parse, print, required, unknownVerb, usd, uuid, type OperatorAction } from '../io.js'
 
-export const ACCOUNTS_USAGE = `mats accounts create --name NAME [--monthly-budget USD] [--json]
-mats accounts update ACCOUNT_ID --monthly-budget USD [--json]
-mats accounts show ACCOUNT_ID [--json]`
-
-export async function accounts(infra: Infra, [verb, ...rest]: string[]): Promise<void> {
+/** Checks the arguments first, so that a usage error needs no servers. */
+export function accounts([verb, ...rest]: string[]): OperatorAction {
   const { values, positionals } = parse(rest, { name: { type: 'string' }, 'monthly-budget': { type: 'string' } })
   switch (verb) {
     case 'create': {
-      const created = await createAccount(infra, { name: required(values.name, '--name'), monthlyBudgetUsd: usd(values['monthly-budget'], '--monthly-budget') }, operator())
-      return print(values.json, created)
+      const input = { name: required(values.name, '--name'), monthlyBudgetUsd: usd(values['monthly-budget'], '--monthly-budget') }
+      return async (infra) => print(values.json, await createAccount(infra, input, operator()))
     }
     case 'update': {
-      const monthlyBudgetUsd = usd(required(values['monthly-budget'], '--monthly-budget'), '--monthly-budget') ?? 0
-      return print(values.json, await changeAccountBudget(infra, { accountId: uuid(positionals[0], 'ACCOUNT_ID'), monthlyBudgetUsd }, operator()))
+      const input = { accountId: uuid(positionals[0], 'ACCOUNT_ID'), monthlyBudgetUsd: usd(required(values['monthly-budget'], '--monthly-budget'), '--monthly-budget') ?? 0 }
+      return async (infra) => print(values.json, await changeAccountBudget(infra, input, operator()))
     }
-    case 'show':
-      return print(values.json, await showAccount(infra, uuid(positionals[0], 'ACCOUNT_ID')))
+    case 'show': {
+      const accountId = uuid(positionals[0], 'ACCOUNT_ID')
+      return async (infra) => print(values.json, await showAccount(infra, accountId))
+    }
     default:
-      throw new UsageError(`unknown command: accounts ${verb ?? ''}`)
+      throw unknownVerb('accounts', verb, ['create', 'update', 'show'])
   }
 }
 

@@ -1,28 +1,45 @@
 import { resolve } from 'node:path'
 import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
-import { isListening, startMongo, startNats, type LocalServer } from '../../infra/local/servers.js'
-import { ROLES, startService } from '../../service.js'
-import { untilSignal } from './start.js'
-
-export const DEV_USAGE = 'mats dev   (npm start: local NATS and MongoDB where none is configured or running, then every role)'
+import { ConfigSchema, type Config } from '../../config.js'
+import { freePort, isListening, startMongo, startNats, type LocalServer } from '../../infra/local/servers.js'
+import { createLogger } from '../../infra/logger.js'
+import { ROLES } from '../../service.js'
+import { withoutPasswords } from '../hints.js'
+import { parse } from '../io.js'
+import { startOrExplain, untilSignal } from './start.js'
 
 const LOOPBACK = '127.0.0.1'
 
+/** How `mats dev` got one of its servers; printed, so that nobody uses someone else's unawares. */
+interface ServerInUse {
+  readonly name: string
+  readonly url: string
+  readonly how: string
+}
+
+/** Something listens on a dev port and mats was not told it may use it. */
+export class PortTakenError extends Error {
+  override readonly name = 'PortTakenError'
+}
+
 /**
- * A laptop in one command: uses NATS_URL / MONGODB_URL when set, or whatever already
- * answers on the default ports, and otherwise starts local servers with data under
- * `.mats/`. Ctrl-C stops the service and then the servers it started.
+ * A laptop in one command: uses NATS_URL / MONGODB_URL when set, and otherwise starts local
+ * servers with data under DEV_DATA_DIR. Servers it did not start, found on the dev ports,
+ * are used only when told to (--attach, DEV_ATTACH=true): on a shared host they may be
+ * someone else's. Ctrl-C stops the service and then the servers it started.
  */
-export async function dev(config: Config, log: Logger, env: NodeJS.ProcessEnv): Promise<void> {
+export async function dev(config: Config, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const { values } = parse(args, { attach: { type: 'boolean', default: false } })
+  const attach = values.attach || config.DEV_ATTACH
+  const log = createLogger(config.LOG_LEVEL, { role: 'all' })
   const dataDir = resolve(config.DEV_DATA_DIR)
   const started: LocalServer[] = []
   const stopServers = async () => { await Promise.all(started.map((s) => s.stop())) }
   try {
-    const natsUrl = env.NATS_URL || (await localNats(config.DEV_NATS_PORT, dataDir, started, log))
-    const mongoUrl = env.MONGODB_URL || (await localMongo(config.DEV_MONGODB_PORT, dataDir, started, log))
-    const service = await startService({ ...config, NATS_URL: natsUrl, MONGODB_URL: mongoUrl }, log, new Set(ROLES))
-    printWelcome(service.url ?? '')
+    const nats = env.NATS_URL ? configured('NATS', env.NATS_URL, 'NATS_URL') : await local(natsSpec(config.DEV_NATS_PORT, dataDir), attach, started)
+    const mongo = env.MONGODB_URL ? configured('MongoDB', env.MONGODB_URL, 'MONGODB_URL') : await local(mongoSpec(config.DEV_MONGODB_PORT, dataDir), attach, started)
+    const service = await startOrExplain({ ...config, NATS_URL: nats.url, MONGODB_URL: mongo.url }, log, new Set(ROLES))
+    printWelcome(service.url ?? '', [nats, mongo])
     await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, stopServers)
   } catch (err) {
     await stopServers()
@@ -30,30 +47,58 @@ export async function dev(config: Config, log: Logger, env: NodeJS.ProcessEnv): 
   }
 }
 
-async function localNats(port: number, dataDir: string, started: LocalServer[], log: Logger): Promise<string> {
-  const url = `nats://${LOOPBACK}:${port}`
-  if (await isListening(LOOPBACK, port)) return url
-  const server = await startNats({ dataDir: `${dataDir}/nats`, port })
-  started.push(server)
-  log.info({ url, dataDir: `${dataDir}/nats` }, 'started a local nats-server with JetStream')
-  return server.url
+interface LocalSpec {
+  readonly name: string
+  readonly port: number
+  readonly portVariable: string
+  readonly url: string
+  readonly dataDir: string
+  start(): Promise<LocalServer>
 }
 
-async function localMongo(port: number, dataDir: string, started: LocalServer[], log: Logger): Promise<string> {
-  const url = `mongodb://${LOOPBACK}:${port}/mats`
-  if (await isListening(LOOPBACK, port)) return url
-  const server = await startMongo({ dataDir: `${dataDir}/mongo`, port, database: 'mats' })
-  started.push(server)
-  log.info({ url, dataDir: `${dataDir}/mongo` }, 'started a local MongoDB-wire server')
-  return server.url
+const natsSpec = (port: number, dataDir: string): LocalSpec => ({
+  name: 'NATS', port, portVariable: 'DEV_NATS_PORT', url: `nats://${LOOPBACK}:${port}`, dataDir: `${dataDir}/nats`,
+  start: () => startNats({ dataDir: `${dataDir}/nats`, port }),
+})
+
+const mongoSpec = (port: number, dataDir: string): LocalSpec => ({
+  name: 'MongoDB', port, portVariable: 'DEV_MONGODB_PORT', url: `mongodb://${LOOPBACK}:${port}/mats`, dataDir: `${dataDir}/mongo`,
+  start: () => startMongo({ dataDir: `${dataDir}/mongo`, port, database: 'mats' }),
+})
+
+function configured(name: string, url: string, variable: string): ServerInUse {
+  return { name, url, how: `from ${variable}` }
 }
 
-function printWelcome(url: string): void {
+async function local(spec: LocalSpec, attach: boolean, started: LocalServer[]): Promise<ServerInUse> {
+  if (await isListening(LOOPBACK, spec.port)) {
+    if (!attach) throw new PortTakenError(await portTakenMessage(spec))
+    return { name: spec.name, url: spec.url, how: 'already running, not started by mats (attached: it keeps running after Ctrl-C)' }
+  }
+  const server = await spec.start()
+  started.push(server)
+  return { name: spec.name, url: server.url, how: `started by mats, data in ${spec.dataDir}` }
+}
+
+async function portTakenMessage(spec: LocalSpec): Promise<string> {
+  const [api, nats, mongo] = [await freePort(), await freePort(), await freePort()]
+  return `something already listens on ${LOOPBACK}:${spec.port} (${spec.portVariable}) and mats did not start it: on a shared host it may be someone else's ${spec.name}.
+  To use it anyway: DEV_ATTACH=true npm start   (or: npm start -- --attach)
+  To run servers of your own on free ports: PORT=${api} DEV_NATS_PORT=${nats} DEV_MONGODB_PORT=${mongo} npm start`
+}
+
+function printWelcome(url: string, [nats, mongo]: readonly [ServerInUse, ServerInUse]): void {
+  const line = (s: ServerInUse) => `  ${`${s.name}:`.padEnd(8)} ${withoutPasswords(s.url)}   ${s.how}`
+  // The CLI's defaults are the default ports; elsewhere it has to be told.
+  const defaults = [Reflect.get(ConfigSchema.properties.NATS_URL, 'default'), Reflect.get(ConfigSchema.properties.MONGODB_URL, 'default')]
+  const exportUrls = nats.url === defaults[0] && mongo.url === defaults[1] ? '' : `  export NATS_URL=${nats.url} MONGODB_URL=${mongo.url}\n`
   process.stdout.write(`
 mats is running at ${url}/v1   (OpenAPI: ${url}/v1/openapi.json)
+${line(nats)}
+${line(mongo)}
 
 Next, in another terminal, create an account and an API key:
-  npx mats accounts create --name "Acme" --json
+${exportUrls}  npx mats accounts create --name "Acme" --json
   npx mats keys create --account <id from above> --name laptop --json
 then call the API with it:
   curl -H "Authorization: Bearer <key>" ${url}/v1/agents

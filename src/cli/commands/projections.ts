@@ -2,26 +2,21 @@ import { ALL_PROJECTIONS, rebuildProjections, type RebuildProgress } from '../..
 import type { Stopped } from '../../../projections/engine/read-models.js'
 import type { Infra } from '../../infra/context.js'
 import { PoisonMessages } from '../../infra/mongo/poison-messages.js'
-import { parse, print, UsageError } from '../io.js'
+import { parse, print, unknownVerb, type OperatorAction } from '../io.js'
 
-export const PROJECTIONS_USAGE = `mats projections rebuild [--json]
-mats projections status [--json]`
-
-export async function projections(infra: Infra, [verb, ...rest]: string[]): Promise<void> {
+/** Checks the arguments first, so that a usage error needs no servers. */
+export function projections([verb, ...rest]: string[]): OperatorAction {
   const { values } = parse(rest, {})
+  if (verb === 'rebuild') return (infra) => rebuild(infra, values.json)
+  if (verb === 'status') return (infra) => status(infra, values.json)
+  throw unknownVerb('projections', verb, ['rebuild', 'status'])
+}
+
+async function rebuild(infra: Infra, json: boolean): Promise<void> {
+  const started = Date.now()
   const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
-  switch (verb) {
-    case 'rebuild': {
-      const started = Date.now()
-      await rebuildProjections(deps, ALL_PROJECTIONS, values.json ? (p) => printJsonProgress(p) : throttledProgress())
-      if (!values.json) process.stdout.write(`rebuilt ${ALL_PROJECTIONS.length} read models in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
-      return
-    }
-    case 'status':
-      return status(infra, values.json)
-    default:
-      throw new UsageError(`unknown command: projections ${verb ?? ''}`)
-  }
+  await rebuildProjections(deps, ALL_PROJECTIONS, json ? (p) => printJsonProgress(p) : throttledProgress())
+  if (!json) process.stdout.write(`rebuilt ${ALL_PROJECTIONS.length} read models in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
 }
 
 const POISON_SHOWN = 5

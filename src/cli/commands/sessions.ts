@@ -5,24 +5,18 @@ import { InvalidInputError, NotFoundError } from '../../domain/errors.js'
 import { AUTONOMY_LEVELS, isAutonomy, type Autonomy } from '../../domain/sessions/autonomy.js'
 import { requireOpenSession, Session } from '../../domain/sessions/session.js'
 import type { Infra } from '../../infra/context.js'
-import { parse, print, required, uuid, UsageError } from '../io.js'
+import { parse, print, required, unknownVerb, uuid, type OperatorAction } from '../io.js'
 
-export const SESSIONS_USAGE = `mats sessions show SESSION_ID [--json]
-mats sessions autonomy SESSION_ID ${AUTONOMY_LEVELS.join('|')} [--json]`
-
-export async function sessions(infra: Infra, [verb, ...rest]: string[]): Promise<void> {
+/** Checks the arguments first, so that a usage error needs no servers. */
+export function sessions([verb, ...rest]: string[]): OperatorAction {
   const { values, positionals } = parse(rest, {})
+  if (verb !== 'show' && verb !== 'autonomy') throw unknownVerb('sessions', verb, ['show', 'autonomy'])
   const sessionId = uuid(positionals[0], 'SESSION_ID')
-  switch (verb) {
-    case 'show':
-      return print(values.json, await showSession(infra, sessionId))
-    case 'autonomy': {
-      const autonomy = autonomyOf(required(positionals[1], 'the autonomy'))
-      const doc = await changeSessionAutonomy(infra, { accountId: await ownerOf(infra, sessionId), sessionId }, autonomy, operator())
-      return print(values.json, { id: doc._id, name: doc.name, autonomy })
-    }
-    default:
-      throw new UsageError(`unknown command: sessions ${verb ?? ''}`)
+  if (verb === 'show') return async (infra) => print(values.json, await showSession(infra, sessionId))
+  const autonomy = autonomyOf(required(positionals[1], 'the autonomy'))
+  return async (infra) => {
+    const doc = await changeSessionAutonomy(infra, { accountId: await ownerOf(infra, sessionId), sessionId }, autonomy, operator())
+    print(values.json, { id: doc._id, name: doc.name, autonomy })
   }
 }
 

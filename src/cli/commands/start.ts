@@ -1,9 +1,10 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
+import { freePort } from '../../infra/local/servers.js'
+import { createLogger } from '../../infra/logger.js'
 import { ROLES, startService, type Role, type RunningService } from '../../service.js'
+import { addressInUse } from '../hints.js'
 import { parse, UsageError } from '../io.js'
-
-export const START_USAGE = 'mats start [--role api|worker|projector|webhooks|all]   (default all)'
 
 export function rolesFrom(value: string | undefined): Set<Role> {
   const role = value ?? 'all'
@@ -12,10 +13,21 @@ export function rolesFrom(value: string | undefined): Set<Role> {
   throw new UsageError(`--role must be one of api, worker, projector, webhooks, all (got "${role}")`)
 }
 
-export async function start(config: Config, log: Logger, args: string[]): Promise<void> {
+export async function start(config: Config, args: string[]): Promise<void> {
   const { values } = parse(args, { role: { type: 'string' } })
-  const service = await startService(config, log.child({ role: values.role ?? 'all' }), rolesFrom(values.role))
+  const roles = rolesFrom(values.role)
+  const log = createLogger(config.LOG_LEVEL)
+  const service = await startOrExplain(config, log.child({ role: values.role ?? 'all' }), roles)
   await untilSignal(service, log, config.SHUTDOWN_GRACE_MS)
+}
+
+/** startService, with a port already in use said in one line with its fix. */
+export async function startOrExplain(config: Config, log: Logger, roles: ReadonlySet<Role>): Promise<RunningService> {
+  try {
+    return await startService(config, log, roles)
+  } catch (err) {
+    throw addressInUse(err, config.HOST, config.PORT, await freePort()) ?? err
+  }
 }
 
 /** Stops cleanly on SIGTERM/SIGINT; a second signal, or the grace period running out, forces exit. */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { createConnection, createServer } from 'node:net'
-import { delimiter, join, resolve } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 
 /**
  * Starts the two servers mats needs as child processes: used by the test suite (random
@@ -19,7 +19,14 @@ export class MissingBinaryError extends Error {
   override readonly name = 'MissingBinaryError'
 }
 
-const PROJECT_BIN = resolve(import.meta.dirname, '../../../.mats/bin')
+const PROJECT_BIN = join(projectRoot(import.meta.dirname), '.mats', 'bin')
+
+/** The nearest directory with a package.json: the same from src/ (tsx) and from dist/src/ (built). */
+function projectRoot(from: string): string {
+  let dir = from
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir)
+  return dir
+}
 
 /** Project-local pinned builds first (scripts/install-servers.sh), then PATH. */
 export function findBinary(name: string): string | null {

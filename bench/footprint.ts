@@ -1,0 +1,68 @@
+// The footprint a user meets: how long a `mats` command takes, and how much memory the
+// all-roles process holds once idle. Runs dist/ (built here when it is not current), as
+// `npm start`, the image and `npx mats` do. `npm run bench:footprint`
+//   FOOTPRINT_RUNS=7 (per command)   FOOTPRINT_IDLE_S=15 (idle wait before sampling RSS)
+import { spawn, spawnSync } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { buildDist, distIsCurrent } from '../bin/dist.js'
+import { freePort } from '../src/infra/local/servers.js'
+import { benchServers } from './harness.js'
+import { show, spread } from './stats.js'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const MATS = resolve(ROOT, 'bin/mats.js')
+const RUNS = Number(process.env.FOOTPRINT_RUNS ?? 7)
+const IDLE_S = Number(process.env.FOOTPRINT_IDLE_S ?? 15)
+
+/** Wall-clock and CPU (user + system) milliseconds of one `mats ...` run, which must succeed. */
+function timeCommand(args: string[], env: Record<string, string>): { wallMs: number; cpuMs: number } {
+  const started = performance.now()
+  const result = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, MATS, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' })
+  const wallMs = performance.now() - started
+  if (result.status !== 0) throw new Error(`mats ${args.join(' ')} exited ${result.status}: ${result.stderr}`)
+  const [user = 0, system = 0] = (result.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number)
+  return { wallMs, cpuMs: (user + system) * 1000 }
+}
+
+function commandLatency(label: string, args: string[], env: Record<string, string>): void {
+  timeCommand(args, env) // the first run fills node's compile cache
+  const runs = Array.from({ length: RUNS }, () => timeCommand(args, env))
+  console.log(`${label.padEnd(34)} wall ${show(spread(runs.map((r) => r.wallMs)))} ms   cpu ${show(spread(runs.map((r) => r.cpuMs)))} ms`)
+}
+
+async function residentMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) / 1024
+}
+
+async function idleResidentMiB(env: Record<string, string>): Promise<number[]> {
+  const child = spawn(process.execPath, [MATS, 'start', '--role', 'all'], { env: { ...process.env, ...env, PORT: String(await freePort()), LOG_LEVEL: 'warn' }, stdio: 'ignore' })
+  try {
+    await new Promise((done) => setTimeout(done, IDLE_S * 1000))
+    if (child.exitCode !== null) throw new Error(`mats start exited ${child.exitCode}`)
+    const samples: number[] = []
+    for (let i = 0; i < 5; i++) {
+      samples.push(await residentMiB(child.pid!))
+      await new Promise((done) => setTimeout(done, 1000))
+    }
+    return samples
+  } finally {
+    child.kill('SIGTERM')
+    await new Promise((done) => child.once('exit', done))
+  }
+}
+
+if (!distIsCurrent(ROOT) && !buildDist(ROOT)) throw new Error('the build failed')
+console.log(`mats footprint on Node ${process.versions.node}: ${RUNS} runs per command (after one warm-up), idle RSS after ${IDLE_S} s`)
+const servers = await benchServers()
+try {
+  const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, LOG_LEVEL: 'warn' }
+  commandLatency('mats --help', ['--help'], env)
+  commandLatency('mats projections status', ['projections', 'status'], env)
+  commandLatency('mats accounts create', ['accounts', 'create', '--name', 'Footprint', '--json'], env)
+  const rss = await idleResidentMiB(env)
+  console.log(`${'mats start (all roles), idle RSS'.padEnd(34)} ${show(spread(rss), 1)} MiB`)
+} finally {
+  await servers.stop()
+}
