@@ -48,7 +48,7 @@ t.test('an operator changes a session’s autonomy with the CLI; the next run fo
 
   const refused = spawnMats(t, ['sessions', 'autonomy', rig.sessionId, 'reckless'], env)
   const refusal = collectOutput(refused)
-  t.equal(await exited(refused), 1)
+  t.equal(await exited(refused), 2, 'a value the CLI refuses is a usage error: exit 2')
   t.match(refusal.text(), /autonomy: must be one of draft-only, approval-required, autonomous \(got "reckless"\)/)
 
   const cli = spawnMats(t, ['sessions', 'autonomy', rig.sessionId, 'draft-only', '--json'], env)

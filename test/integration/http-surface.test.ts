@@ -171,7 +171,9 @@ t.test('given requests node or the router cannot take, when sent raw, then the s
     ['a header over the limit', `GET /v1/agents HTTP/1.1\r\nHost: x\r\n${auth}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
     ['a URL that does not percent-decode', `GET /v1/tasks/%E0%A4%A HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, 400],
     ['bytes that are not HTTP', 'HELLO\r\n\r\n', 400],
-    ['a body over 64 KiB, chunked', chunkedPost(`/v1/sessions`, auth, JSON.stringify({ name: 'big', industry: 'a'.repeat(70_000) })), 413],
+    // Announced by its length and not sent: a server that refuses an unread body closes the connection, and a
+    // client still writing would get a reset that can discard the answer (seen on Node 24).
+    ['a body over 64 KiB', `POST /v1/sessions HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 70000\r\n\r\n`, 413],
   ]
   for (const [what, request, status] of cases) {
     const res = await rawExchange(service.url, request)
@@ -224,27 +226,28 @@ t.test('given page past its declared maximum, when listing, then 400 naming quer
   }
 })
 
-function chunkedPost(path: string, headers: string, body: string): string {
-  return `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
-}
-
-/** One request written to a socket as given, so that what fetch would refuse to send can be sent. */
+/** One request written to a socket as given, so that what fetch would refuse to send can be sent; the answer once complete. */
 function rawExchange(baseUrl: string, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { hostname, port } = new URL(baseUrl)
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request))
-    const chunks: Buffer[] = []
-    socket.on('data', (chunk) => chunks.push(chunk))
-    // The server may reset the connection after answering before all of an over-long request was written.
-    let failure: Error | null = null
-    socket.on('error', (err) => (failure = err))
-    socket.on('close', () => {
-      if (chunks.length === 0) return reject(failure ?? new Error('the connection closed without an answer'))
-      const [head = '', body = ''] = Buffer.concat(chunks).toString().split('\r\n\r\n')
-      const [statusLine = '', ...headerLines] = head.split('\r\n')
+    // Written, not ended: a server reads a half-closed request with a body still to come as aborted.
+    const socket = connect(Number(port), hostname, () => socket.write(request))
+    let received = ''
+    const answer = () => {
+      const split = received.indexOf('\r\n\r\n')
+      if (split === -1) return null
+      const [statusLine = '', ...headerLines] = received.slice(0, split).split('\r\n')
       const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body })
+      const body = received.slice(split + 4)
+      return Buffer.byteLength(body) >= Number(headers['content-length'] ?? 0) ? { status: Number(statusLine.split(' ')[1]), headers, body } : null
+    }
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString()
+      const complete = answer()
+      if (complete) { socket.destroy(); resolve(complete) }
     })
+    socket.on('error', () => undefined)
+    socket.on('close', () => reject(new Error(`the connection closed before a whole answer: ${JSON.stringify(received.slice(0, 200))}`)))
   })
 }
 
