@@ -60,9 +60,7 @@ export class ApiKeyAuthenticator {
     if (!doc || !hashesEqual(doc.keyHash, hash)) throw new UnauthorizedError('invalid API key')
     if (doc.revokedAt) throw new UnauthorizedError('API key revoked')
     if (doc.expiresAt && Date.parse(doc.expiresAt) <= now.getTime()) throw new UnauthorizedError('API key expired')
-    // Not waited for (with MongoDB away it would hold the request for a timeout); GET /v1/me waits for it in keyInfo.
-    const writing = this.recordUse(doc._id, now).finally(() => this.usageWriting.delete(doc._id))
-    this.usageWriting.set(doc._id, writing)
+    this.recordUse(doc._id, now)
     return { accountId: doc.accountId, keyId: doc._id }
   }
 
@@ -112,18 +110,24 @@ export class ApiKeyAuthenticator {
     }
   }
 
-  private async recordUse(keyId: string, now: Date): Promise<void> {
+  /**
+   * At most once a minute per key and process. Not waited for by the request (with MongoDB
+   * away it would hold it for a timeout); GET /v1/me waits for it in keyInfo.
+   */
+  private recordUse(keyId: string, now: Date): void {
     const last = this.usageWritten.get(keyId) ?? 0
     if (now.getTime() - last < USAGE_WRITE_INTERVAL_MS) return
     this.usageWritten.set(keyId, now.getTime())
     const write = () => this.usage.updateOne({ _id: keyId }, { $max: { lastUsedAt: now } }, { upsert: true })
     // Two processes upserting a key's first use at once: one insert loses, and its retry updates.
-    await write()
+    const writing = write()
       .catch((err: unknown) => (isDuplicateKey(err) ? write() : Promise.reject(err)))
-      .catch((err: unknown) => {
+      .then(() => undefined, (err: unknown) => {
         this.usageWritten.delete(keyId)
         this.log?.warn({ err, keyId }, 'could not record lastUsedAt')
       })
+      .finally(() => this.usageWriting.delete(keyId))
+    this.usageWriting.set(keyId, writing)
   }
 }
 
