@@ -8,7 +8,7 @@ import { billingMonth } from '../../domain/tasks/identity.js'
 import type { EventStore } from '../../infra/nats/event-store.js'
 
 /** How long a check waits for this process's view of spend to reach the end of the task stream. */
-const CATCH_UP_MS = 500
+const CATCH_UP_MS = 2000
 
 export interface MonthToDate {
   readonly budgetMicros: number
