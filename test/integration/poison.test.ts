@@ -10,7 +10,10 @@ import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { readModelsIn } from '../helpers/read-models.js'
 import { otherDatabase, startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
-import { until } from '../helpers/wait.js'
+import { until as untilWithin } from '../helpers/wait.js'
+
+/** Under a full suite on two cores, a term by the worker and two projections' passes can take past the default 10 s. */
+const until = <T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false) => untilWithin(what, check, 30_000)
 
 const servers = await startServers(t)
 const service = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '50' } })
