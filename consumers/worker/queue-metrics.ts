@@ -2,6 +2,8 @@ import type { Infra } from '../../src/infra/context.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import { WORKER_CONSUMER } from './worker.js'
 
+const SCRAPE_MS = 1000
+
 /**
  * The task queue as the worker consumer's state on the server, read when scraped: how many
  * TaskCreated are not yet acknowledged (waiting, held or running), and how long the oldest of
@@ -9,7 +11,12 @@ import { WORKER_CONSUMER } from './worker.js'
  */
 export function watchTaskQueue(infra: Infra): void {
   const stream = streamOf('task')
-  const info = () => infra.jsm.consumers.info(stream, WORKER_CONSUMER)
+  // Both gauges are read in one scrape: one request to the server serves them.
+  let last: { at: number; info: ReturnType<typeof infra.jsm.consumers.info> } | undefined
+  const info = () => {
+    if (!last || Date.now() - last.at > SCRAPE_MS) last = { at: Date.now(), info: infra.jsm.consumers.info(stream, WORKER_CONSUMER) }
+    return last.info
+  }
   infra.metrics.gaugeOnScrape('task_queue_depth', 'Tasks whose TaskCreated the workers have not acknowledged: waiting, held or running', async () => {
     const { num_pending, num_ack_pending } = await info()
     return num_pending + num_ack_pending

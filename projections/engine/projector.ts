@@ -1,3 +1,4 @@
+import { settleWithin } from '../../src/infra/deadline.js'
 import type { Projection } from './projection.js'
 import type { PartitionLeases } from './leases.js'
 import { ProjectionRunner, type RunnerDeps, type RunnerOptions } from './runner.js'
@@ -51,13 +52,11 @@ export class Projector {
   }
 
   private async within(step: Promise<unknown>, what: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), STOP_STEP_MS) })
-    const outcome = await Promise.race([step.then(() => 'done', (err: unknown) => err), late])
-    clearTimeout(timer)
-    if (outcome === 'late') this.deps.log.warn({ waitedMs: STOP_STEP_MS }, `stopping: ${what} did not finish in time; left behind`)
-    else if (outcome !== 'done') this.deps.log.warn({ err: outcome }, `stopping: ${what} failed`)
+    const settled = await settleWithin(step, STOP_STEP_MS)
+    if (settled.outcome === 'late') this.deps.log.warn({ waitedMs: STOP_STEP_MS }, `stopping: ${what} did not finish in time; left behind`)
+    else if (settled.outcome === 'failed') this.deps.log.warn({ err: settled.error }, `stopping: ${what} failed`)
   }
+
 
   /** Partitions held, by projection: for `mats projections status` and tests. */
   owned(): Record<string, string> {

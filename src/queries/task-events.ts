@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { Consumer } from '@nats-io/jetstream'
+import type { ConsumerMessages } from '@nats-io/jetstream'
 import type { EventEnvelope, RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
 import { LogReader } from '../infra/nats/log-reader.js'
+import { closeOrdered } from '../infra/nats/ordered-consumers.js'
 import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
 
 const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
@@ -49,9 +50,10 @@ async function* follow(infra: Infra, accountId: string, taskId: string, fromSeq:
     filter_subjects: [aggregateSubjects('task', accountId, taskId)],
     opt_start_seq: fromSeq,
   })
+  let messages: ConsumerMessages | undefined
   try {
-    const messages = await consumer.consume({ max_messages: 16 })
-    const stop = (): void => void messages.close()
+    messages = await consumer.consume({ max_messages: 16 })
+    const stop = (): void => void messages?.close()
     signal.addEventListener('abort', stop, { once: true })
     try {
       if (signal.aborted) return
@@ -64,20 +66,9 @@ async function* follow(infra: Infra, accountId: string, taskId: string, fromSeq:
       }
     } finally {
       signal.removeEventListener('abort', stop)
-      await messages.close()
     }
   } finally {
-    await deleteConsumer(infra, consumer)
-  }
-}
-
-/** nats.js 3.4 leaves an ordered consumer on the server for 5 minutes after `close()` (docs: ecosystem notes). */
-async function deleteConsumer(infra: Infra, consumer: Consumer): Promise<void> {
-  try {
-    await consumer.delete()
-  } catch (err) {
-    // Gone already, or NATS out of reach: the server drops it after its inactive threshold.
-    infra.log.debug({ err }, 'could not delete the consumer of a task event stream')
+    await closeOrdered(consumer, messages)
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ALL_PROJECTIONS, type ReadModels } from '../../../projections/index.js'
+import { settleWithin } from '../../infra/deadline.js'
 import { STREAM_NAMES } from '../../infra/nats/subjects.js'
 import { ErrorBody } from '../schemas/common.js'
 
@@ -37,13 +38,9 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
 const READY_CHECK_MS = 800
 
 async function withinDeadline(check: Promise<unknown>, problem: string): Promise<string | null> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`${problem} (no answer within ${READY_CHECK_MS} ms)`), READY_CHECK_MS) })
-  try {
-    return await Promise.race([check.then(() => null, () => problem), late])
-  } finally {
-    clearTimeout(timer)
-  }
+  const settled = await settleWithin(check, READY_CHECK_MS)
+  if (settled.outcome === 'done') return null
+  return settled.outcome === 'late' ? `${problem} (no answer within ${READY_CHECK_MS} ms)` : problem
 }
 
 export default system
