@@ -19,9 +19,13 @@ export interface Stopped {
   readonly at: Date
 }
 /**
- * Where a projection's generation is, per partition: `partitions.<n>` is the stream sequence
- * up to which partition n is applied. `seq` is what versions without partitions wrote (all
- * partitions at that sequence).
+ * Where one partition of a projection's generation is applied up to (`_id`
+ * `<name>@<generation>#<partition>`). A partition has one writer at a time (leases), and its own
+ * document, so writers of different partitions never update the same document: FerretDB's
+ * updates read and then replace, and concurrent `$max` updates of one shared document lost
+ * writes there, moving other partitions back. Versions before this wrote one document per
+ * generation (`<name>@<generation>`, with `partitions.<n>`, or `seq` for all of them); it is
+ * still read, and the larger value wins.
  */
 interface CheckpointDoc { _id: string; seq?: number; partitions?: Record<string, number>; updatedAt: Date }
 
@@ -115,16 +119,19 @@ export class ReadModels {
 
   /** The stream sequence up to which each partition is applied, by partition number. */
   async partitionCheckpoints(projection: Projection, generation: number): Promise<number[]> {
-    const doc = await this.checkpoints.findOne({ _id: checkpointId(projection, generation) })
-    return ALL_PARTITIONS.map((n) => Math.max(doc?.partitions?.[n] ?? 0, doc?.seq ?? 0))
+    const docs = await this.checkpoints.find({ _id: { $in: checkpointIds(projection, generation) } }).toArray()
+    const legacy = docs.find((d) => d._id === checkpointId(projection, generation))
+    const own = new Map(docs.map((d) => [d._id, d.seq ?? 0]))
+    return ALL_PARTITIONS.map((n) => Math.max(own.get(partitionCheckpointId(projection, generation, n)) ?? 0, legacy?.partitions?.[n] ?? 0, legacy?.seq ?? 0))
   }
 
   /** Monotonic: a slower concurrent projector can never move a checkpoint back. */
   async advance(projection: Projection, generation: number, seq: number, partitions: readonly number[]): Promise<void> {
-    const max = Object.fromEntries(partitions.map((n) => [`partitions.${n}`, seq]))
-    const write = () => this.checkpoints.updateOne({ _id: checkpointId(projection, generation) }, { $max: max, $set: { updatedAt: new Date() } }, { upsert: true })
-    // Two projectors creating a generation's checkpoint at once: one insert loses, its retry updates.
-    await upsertRacing(write)
+    await Promise.all(partitions.map((n) => {
+      const write = () => this.checkpoints.updateOne({ _id: partitionCheckpointId(projection, generation, n) }, { $max: { seq }, $set: { updatedAt: new Date() } }, { upsert: true })
+      // Two projectors creating a partition's checkpoint at once: one insert loses, its retry updates.
+      return upsertRacing(write)
+    }))
   }
 
   /** Reserves a fresh generation number for a rebuild and empties its collection. */
@@ -132,7 +139,7 @@ export class ReadModels {
     const doc = await this.generations.findOneAndUpdate({ _id: projection.name }, { $inc: { latest: 1 } }, { returnDocument: 'after', upsert: true })
     const generation = doc?.latest ?? 2
     await this.collection(projection, generation).drop().catch(() => false)
-    await this.checkpoints.deleteOne({ _id: checkpointId(projection, generation) })
+    await this.checkpoints.deleteMany({ _id: { $in: checkpointIds(projection, generation) } })
     await this.ensureIndexes(projection, generation)
     return generation
   }
@@ -146,7 +153,7 @@ export class ReadModels {
 
   async dropGeneration(projection: Projection, generation: number): Promise<void> {
     await this.collection(projection, generation).drop().catch(() => false)
-    await this.checkpoints.deleteOne({ _id: checkpointId(projection, generation) })
+    await this.checkpoints.deleteMany({ _id: { $in: checkpointIds(projection, generation) } })
   }
 
   /** How long readers may still use a generation after it was replaced. */
@@ -161,6 +168,15 @@ export function collectionName(projection: Projection, generation: number): stri
 
 function checkpointId(projection: Projection, generation: number): string {
   return checkpointKey(projection.name, generation)
+}
+
+function partitionCheckpointId(projection: Projection, generation: number, partition: number): string {
+  return `${checkpointId(projection, generation)}#${partition}`
+}
+
+/** Every checkpoint document of a generation: one per partition, and the one of older versions. */
+function checkpointIds(projection: Projection, generation: number): string[] {
+  return [checkpointId(projection, generation), ...ALL_PARTITIONS.map((n) => partitionCheckpointId(projection, generation, n))]
 }
 
 /** A projection's generation as checkpoints and progress messages name it. */

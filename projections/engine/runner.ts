@@ -41,6 +41,7 @@ const RETRY_DELAY_MS = 1000
 /** See batches.ts: folds a task's events, which follow each other within milliseconds, into one write. */
 const LINGER_MS = 50
 const GENERATION_CHECK_MS = 250
+const IDLE_CHECKPOINT_MS = 500
 
 /**
  * Applies one projection's events, for its partitions, in stream order from their MongoDB
@@ -58,6 +59,7 @@ export class ProjectionRunner {
   private readonly halts: Halts
   /** The generation being written: where a stop is recorded. */
   private generation = 0
+  private allCheckpointsWrittenAt = 0
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -179,7 +181,7 @@ export class ProjectionRunner {
     const msg = messages.at(-1)!
     const batch = await this.decodeOwned(messages, checkpoints)
     await applier.apply(batch)
-    await readModels.advance(this.projection, generation, msg.seq, this.partitions)
+    await readModels.advance(this.projection, generation, msg.seq, this.checkpointsToWrite(batch, msg))
     await this.halts.clearPassed(generation, this.partitions, msg.seq)
     if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq, this.partitions)
     this.options.onApplied?.(batch)
@@ -187,6 +189,22 @@ export class ProjectionRunner {
     if (this.options.untilCaughtUp && msg.info.pending === 0) return false
     if (this.stopped) return false
     return this.options.generation !== undefined || readModels.generationOf(this.projection) === generation
+  }
+
+  /**
+   * Each partition has a checkpoint document of its own (read-models.ts). While more events
+   * are pending, the partitions the batch wrote to move theirs, and the others every
+   * IDLE_CHECKPOINT_MS (so that progress shows); once caught up, every partition held moves to
+   * the batch's end, so that an idle partition's checkpoint reaches the stream's head too.
+   * Progress announcements carry all of them after every batch.
+   */
+  private checkpointsToWrite(batch: readonly RecordedEvent[], last: JsMsg): readonly number[] {
+    const now = Date.now()
+    if (last.info.pending === 0 || now - this.allCheckpointsWrittenAt >= IDLE_CHECKPOINT_MS) {
+      this.allCheckpointsWrittenAt = now
+      return this.partitions
+    }
+    return [...new Set(batch.map((event) => partitionOf(event.accountId)))]
   }
 
   /** The events this runner writes; a message that is not an event is recorded and skipped (the checkpoint passes it). */

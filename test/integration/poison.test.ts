@@ -133,3 +133,17 @@ t.test('given a stopped projection, when it is fixed and runs again, it passes t
   await resumed
   t.equal(await readModels.collection(tasksProjection).countDocuments(), 2, 'both real tasks projected')
 })
+
+t.test('given three consumers meeting the same poison messages at the same moment, then each message is counted once and names all three', async (t) => {
+  const db = infra.mongo.db('poison_race')
+  const consumers = ['worker', 'projection:tasks', 'projection:account_spend']
+  const messages = Array.from({ length: 30 }, (_, i) => ({ stream: 'MATS_TASKS', seq: i + 1, subject: `mats.task.a.${i}.TaskCreated`, reason: 'not JSON' }))
+  for (const message of messages) await Promise.all(consumers.map((consumer) => new PoisonMessages(db, infra.log).record(message, consumer)))
+  const poison = new PoisonMessages(db, infra.log)
+  t.equal(await poison.count(), 30)
+  const latest = await poison.latest(30)
+  t.equal(latest.length, 30)
+  t.same(latest.filter((m) => [...m.seenBy].sort().join() !== [...consumers].sort().join()).map((m) => m.seq), [], 'no sighting lost')
+  await poison.record(messages[0]!, 'worker')
+  t.equal(await poison.count(), 30, 'met again on a replay: still one message')
+})

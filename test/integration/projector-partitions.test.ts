@@ -76,3 +76,29 @@ t.test('given two projector processes, they share the partitions; when the one w
   survivor.kill('SIGTERM')
   t.equal(await exited(survivor), 0)
 })
+
+t.test('given projectors moving the checkpoints of different partitions at the same moment, then none moves another back', async (t) => {
+  // Two processes' views of one database, as two projector processes have.
+  const [one, two] = [await readModelsIn(infra, 'checkpoint_race'), await readModelsIn(infra, 'checkpoint_race')]
+  const projection = ALL_PROJECTIONS[0]!
+  const halves = [[0, 1, 2, 3], [4, 5, 6, 7]] as const
+  for (let seq = 1; seq <= 30; seq++) {
+    await Promise.all([
+      ...halves[0].map((n) => one.advance(projection, 1, seq * 10 + n, [n])),
+      ...halves[1].map((n) => two.advance(projection, 1, seq * 10 + n, [n])),
+    ])
+  }
+  t.same(await one.partitionCheckpoints(projection, 1), [300, 301, 302, 303, 304, 305, 306, 307], 'every partition where its own writer left it')
+  await one.advance(projection, 1, 5, [0])
+  t.equal((await one.partitionCheckpoints(projection, 1))[0], 300, 'never moved back by a slower writer')
+})
+
+t.test('given a checkpoint written by a version before per-partition documents, then it is still where the projection resumes', async (t) => {
+  const readModels = await readModelsIn(infra, 'checkpoint_legacy')
+  const projection = ALL_PROJECTIONS[0]!
+  const legacy = readModels.db.collection<{ _id: string; partitions?: Record<string, number>; seq?: number }>('projection_checkpoints')
+  await legacy.insertOne({ _id: `${projection.name}@1`, partitions: { 0: 40, 3: 70 }, seq: 20 })
+  t.same(await readModels.partitionCheckpoints(projection, 1), [40, 20, 20, 70, 20, 20, 20, 20])
+  await readModels.advance(projection, 1, 55, [0, 1])
+  t.same(await readModels.partitionCheckpoints(projection, 1), [55, 55, 20, 70, 20, 20, 20, 20], 'the newer document wins where it is ahead')
+})

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb'
 import type { Logger } from 'pino'
-import { upsertRacing } from './errors.js'
+import { isDuplicateKey } from './errors.js'
 
 /** A message of an event stream that is not an event (see src/infra/nats/decode.ts). */
 export interface PoisonMessage {
@@ -10,20 +10,36 @@ export interface PoisonMessage {
   readonly reason: string
 }
 
-export interface PoisonDoc extends PoisonMessage {
-  readonly _id: string
+/** A poison message with who met it. */
+export interface PoisonReport extends PoisonMessage {
   readonly firstSeenAt: Date
   /** The consumers that met it and moved on: `worker`, `projection:<name>`, `live-view:<name>`. */
   readonly seenBy: string[]
 }
 
+/** One consumer meeting one poison message. */
+interface Sighting extends PoisonMessage {
+  readonly _id: string
+  /** `<stream>#<seq>`: what the count is of. */
+  readonly message: string
+  readonly consumer: string
+  readonly seenAt: Date
+}
+
 const COLLECTION = 'poison_messages'
+/** Poison is rare; a status report reads at most this many sightings. */
+const SIGHTINGS_READ = 5_000
 
 /**
  * The poison messages every consumer met, in the read-model database beside the
- * checkpoints: one document per message (`<stream>#<seq>`), so the count is of messages,
- * not of sightings (a replay meets them again), survives restarts, and is the same for
- * every process and for `mats projections status`.
+ * checkpoints, so that the count survives restarts and is the same for every process and for
+ * `mats projections status`.
+ *
+ * Each sighting is a document of its own (`<stream>#<seq>#<consumer>`), written by one
+ * insert: consumers meet a message at the same moment, and an update that adds to one shared
+ * document loses writes on FerretDB, whose updates read and then replace (measured: 6 of 50
+ * rounds of three concurrent `$addToSet` upserts kept two names of three). A replay meets a
+ * message again and inserts nothing new; the count is of distinct messages.
  */
 export class PoisonMessages {
   constructor(
@@ -31,30 +47,37 @@ export class PoisonMessages {
     private readonly log: Logger,
   ) {}
 
-  private get collection(): Collection<PoisonDoc> {
-    return this.db.collection<PoisonDoc>(COLLECTION)
+  private get collection(): Collection<Sighting> {
+    return this.db.collection<Sighting>(COLLECTION)
   }
 
   /**
    * Logs it and records it. Never throws: the consumer moves past the message either way,
    * and if MongoDB is away the log line is what remains.
    */
-  async record(poison: PoisonMessage, seenBy: string): Promise<void> {
+  async record(poison: PoisonMessage, consumer: string): Promise<void> {
     const { stream, seq, subject, reason } = poison
-    this.log.error({ stream, seq, subject, reason, consumer: seenBy }, 'poison message: not an event, skipped for good')
-    const write = () => this.collection.updateOne(
-      { _id: `${stream}#${seq}` },
-      { $setOnInsert: { stream, seq, subject, reason, firstSeenAt: new Date() }, $addToSet: { seenBy } },
-      { upsert: true },
-    )
-    await upsertRacing(write).catch((err: unknown) => this.log.warn({ err, stream, seq }, 'could not record the poison message'))
+    this.log.error({ stream, seq, subject, reason, consumer }, 'poison message: not an event, skipped for good')
+    const message = `${stream}#${seq}`
+    const sighting: Sighting = { _id: `${message}#${consumer}`, message, stream, seq, subject, reason, consumer, seenAt: new Date() }
+    await this.collection.insertOne(sighting).catch((err: unknown) => {
+      if (!isDuplicateKey(err)) this.log.warn({ err, stream, seq }, 'could not record the poison message')
+    })
   }
 
-  count(): Promise<number> {
-    return this.collection.countDocuments()
+  async count(): Promise<number> {
+    return (await this.collection.distinct('message')).length
   }
 
-  latest(limit: number): Promise<PoisonDoc[]> {
-    return this.collection.find({}).sort({ firstSeenAt: -1 }).limit(limit).toArray()
+  /** The newest `limit` messages, each with every consumer that met it. */
+  async latest(limit: number): Promise<PoisonReport[]> {
+    const sightings = await this.collection.find({}).sort({ seenAt: -1 }).limit(SIGHTINGS_READ).toArray()
+    const reports = new Map<string, PoisonReport>()
+    for (const { message, stream, seq, subject, reason, consumer, seenAt } of sightings.reverse()) {
+      const report = reports.get(message)
+      if (report) report.seenBy.push(consumer)
+      else reports.set(message, { stream, seq, subject, reason, firstSeenAt: seenAt, seenBy: [consumer] })
+    }
+    return [...reports.values()].sort((a, b) => b.firstSeenAt.getTime() - a.firstSeenAt.getTime()).slice(0, limit)
   }
 }
