@@ -17,6 +17,7 @@ import { ALL_PROJECTIONS, rebuildProjections, tasksProjection } from '../project
 import { collectionName } from '../projections/engine/read-models.js'
 import type { RecordedEvent } from '../src/domain/message.js'
 import { bareFindOne, bullmqBurst, insertManySeconds, rawPublishRate, startRedis, type Burst } from './baselines.js'
+import { jetStreamFloorBurst } from './jetstream-floor.js'
 import { benchServers, benchService, type BenchServers } from './harness.js'
 import type { Role, ServiceHooks } from '../src/service.js'
 import { quiesce } from './mats.js'
@@ -35,10 +36,10 @@ const WORKER_CONCURRENCY = 4
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
 interface Figures {
-  post: number[]; publish: number[]; postAll: number[]; burst: number[]; bull: number[]; p50: number[]; bullP50: number[]
+  post: number[]; publish: number[]; postAll: number[]; burst: number[]; bull: number[]; p50: number[]; bullP50: number[]; floor: number[]; floorP50: number[]
   list: number[]; listStatus: number[]; get: number[]; bare: number[]
 }
-const empty = (): Figures => ({ post: [], publish: [], postAll: [], burst: [], bull: [], p50: [], bullP50: [], list: [], listStatus: [], get: [], bare: [] })
+const empty = (): Figures => ({ post: [], publish: [], postAll: [], burst: [], bull: [], p50: [], bullP50: [], floor: [], floorP50: [], list: [], listStatus: [], get: [], bare: [] })
 
 /** Servers with a service on them, and a caller of it. */
 interface Rig {
@@ -68,15 +69,17 @@ async function measure(writes: Rig, full: Rig, lister: BenchCaller | null, redis
     lag.recording = false
     await quiesce(writer.service.infra)
     const bull = await bullmqBurst(redisUrl, BURST, CONNECTIONS, WORKER_CONCURRENCY)
+    const floor = await jetStreamFloorBurst(full.servers.natsUrl, BURST, CONNECTIONS, WORKER_CONCURRENCY)
     f.burst.push(burst.rate); f.p50.push(percentile(burst.latencies, 50))
     f.bull.push(bull.rate); f.bullP50.push(percentile(bull.latencies, 50))
+    f.floor.push(floor.rate); f.floorP50.push(percentile(floor.latencies, 50))
     if (lister && bare) {
       f.list.push(await getRateApart(`${lister.url}/v1/tasks`, lister.headers, SECONDS, CONNECTIONS))
       f.listStatus.push(await getRateApart(`${lister.url}/v1/tasks?status=completed`, lister.headers, SECONDS, CONNECTIONS))
       f.get.push(await getRateApart(`${lister.url}/v1/tasks/${lister.taskId}`, lister.headers, SECONDS, CONNECTIONS))
       f.bare.push(await getRateApart(`${bare.url}/tasks/${lister.taskId}`, {}, SECONDS, CONNECTIONS))
     }
-    say(`  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s; every role in one process ${f.postAll.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`)
+    say(`  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s; every role in one process ${f.postAll.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms; JetStream floor ${floor.rate.toFixed(0)}/s p50 ${f.floorP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`)
   }
   await bare?.stop()
   return f
@@ -102,6 +105,8 @@ function printFigures(f: Figures, label: string, withReads: boolean): void {
   row('   same, every role in one process (npm start)', spread(f.postAll), '', ratio(f.postAll, f.publish), '', '')
   row(`2. no-op tasks, bursts of ${BURST} (tasks/s)`, spread(f.burst), `BullMQ ${show(spread(f.bull))}`, ratio(f.burst, f.bull), '≥ 0.50', verdict(spread(f.burst).median / spread(f.bull).median, 0.5))
   row('2. p50 POST → completed in GET (ms)', spread(f.p50), `BullMQ add → completed ${show(spread(f.bullP50))}`, ratio(f.p50, f.bullP50), '≤ 5', verdict(spread(f.p50).median / spread(f.bullP50).median, 5, true))
+  row('   no-op tasks against the JetStream floor', spread(f.burst), `three appends, no HTTP ${show(spread(f.floor))}`, ratio(f.burst, f.floor), '', '')
+  row('   the JetStream floor against BullMQ', spread(f.floor), `BullMQ ${show(spread(f.bull))}`, ratio(f.floor, f.bull), '', '')
   if (!withReads) return
   row(`6. GET /v1/tasks/{id} (/s)`, spread(f.get), `bare fastify findOne ${show(spread(f.bare))}`, ratio(f.get, f.bare), '≥ 0.80', verdict(spread(f.get).median / spread(f.bare).median, 0.8))
   row(`   GET /v1/tasks, ${LISTED} tasks in the account (/s)`, spread(f.list), '', '', '', '')

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
 import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
-import { LogReader } from './log-reader.js'
+import { FreshReads } from '../fresh-reads.js'
+import { LogReader, type Read } from './log-reader.js'
 import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
 import { isWrongLastSequence } from './conflicts.js'
 
@@ -38,8 +39,15 @@ export interface LoadOptions {
   readonly atLeast?: number
 }
 
+/**
+ * Concurrent identical reads share one request that begins after all of them asked
+ * (fresh-reads.ts): a burst of POSTs of one account reads its account and the task stream's
+ * head once or twice, not once each, and what each sees is still as of its own call.
+ */
 export class EventStore {
   private readonly reader: LogReader
+  private readonly reads = new FreshReads<string, Read>()
+  private readonly heads = new FreshReads<string, number>()
 
   constructor(
     private readonly js: JetStreamClient,
@@ -55,7 +63,8 @@ export class EventStore {
     options: LoadOptions = {},
   ): Promise<Loaded<State, Event>> {
     const filter = aggregateSubjects(aggregate.category, key.accountId, key.aggregateId)
-    const read = await this.reader.read(streamOf(aggregate.category), filter, 1, options.atLeast)
+    const stream = streamOf(aggregate.category)
+    const read = await this.reads.get(`${filter}@${options.atLeast ?? 0}`, () => this.reader.read(stream, filter, 1, options.atLeast))
     const events = read.events as unknown as Recorded<Event>[]
     let state = aggregate.initialState
     for (const event of events) state = aggregate.evolve(state, event as unknown as Event)
@@ -108,13 +117,15 @@ export class EventStore {
    * before now". Stream info is answered from the stream's state, whatever its size; a
    * `last_by_subj` over an account's wildcard would cost more the more subjects it has.
    */
-  async head(category: AggregateCategory): Promise<number> {
+  head(category: AggregateCategory): Promise<number> {
     const stream = streamOf(category)
-    try {
-      return (await this.jsm.streams.info(stream)).state.last_seq
-    } catch (err) {
-      throw new EventStoreUnavailableError(`could not read the state of ${stream}`, { cause: err })
-    }
+    return this.heads.get(stream, async () => {
+      try {
+        return (await this.jsm.streams.info(stream)).state.last_seq
+      } catch (err) {
+        throw new EventStoreUnavailableError(`could not read the state of ${stream}`, { cause: err })
+      }
+    })
   }
 
   /** Sequence of an aggregate's last event (0 if it has none): whether it exists, without reading its history. */
