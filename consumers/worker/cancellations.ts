@@ -1,6 +1,8 @@
-import type { NatsConnection, Subscription } from '@nats-io/transport-node'
+import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { eventTypeSubjects } from '../../src/infra/nats/subjects.js'
+import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
+import { settleWithin } from '../../src/infra/deadline.js'
+import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 
 /** Why a run was aborted when its caller cancelled it (or its supervisor's caller did). */
 export class TaskCancelledError extends Error {
@@ -9,28 +11,38 @@ export class TaskCancelledError extends Error {
 
 /** How long a cancellation is remembered for a run that has not registered yet (claimed a moment ago). */
 const EARLY_MS = 60_000
+const STOP_MS = 2000
 
 /**
- * The runs of one worker process that a cancellation can abort, by task id. It hears every
- * TaskCancellationRequested through a core subscription, which leaves nothing on the
- * server: a message the log then refused (the task had just ended) aborts a run that has
- * already ended, which does nothing.
+ * The runs of one worker process that a cancellation can abort, by task id. It reads every
+ * TaskCancellationRequested stored from its start on, through an ordered consumer: stored
+ * events, not core messages, so a cancellation requested while this worker was cut off from
+ * NATS is still heard once it is back (the consumer resumes after the last one it read), and
+ * one the log refused is never heard at all.
  */
 export class RunCancellations {
   private readonly runs = new Map<string, AbortController>()
   private readonly early = new Map<string, number>()
-  private subscription: Subscription | undefined
+  private consumer: Consumer | undefined
+  private messages: ConsumerMessages | undefined
 
   constructor(private readonly log: Logger) {}
 
-  listen(nc: NatsConnection): void {
-    this.subscription = nc.subscribe(eventTypeSubjects('task', 'TaskCancellationRequested'), {
-      callback: (err, msg) => {
-        if (err) return this.log.warn({ err }, 'cancellation subscription failed')
+  async listen(js: JetStreamClient): Promise<void> {
+    this.consumer = await js.consumers.get(streamOf('task'), { filter_subjects: [eventTypeSubjects('task', 'TaskCancellationRequested')], deliver_policy: DeliverPolicy.New })
+    this.messages = await this.consumer.consume()
+    void this.follow(this.messages)
+  }
+
+  private async follow(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const msg of messages) {
         const taskId = msg.subject.split('.')[3]
         if (taskId) this.cancel(taskId)
-      },
-    })
+      }
+    } catch (err) {
+      this.log.error({ err }, 'cancellations: the consumer failed; running tasks can no longer be cancelled on this worker')
+    }
   }
 
   /** A signal that aborts when the task is cancelled; call `done` when its run has ended. */
@@ -57,8 +69,9 @@ export class RunCancellations {
     this.early.set(taskId, Date.now())
   }
 
-  stop(): void {
-    this.subscription?.unsubscribe()
+  /** Deletes the consumer; with NATS away, it is left to the server's inactive threshold after STOP_MS. */
+  async stop(): Promise<void> {
+    if (this.consumer) await settleWithin(closeOrdered(this.consumer, this.messages), STOP_MS)
   }
 
   private reason(taskId: string): TaskCancelledError {

@@ -79,7 +79,7 @@ export class TaskWorker {
 
   async start(): Promise<void> {
     await this.ensureConsumer()
-    this.cancellations.listen(this.infra.nc)
+    await this.cancellations.listen(this.infra.js)
     this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
     this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
     await this.beat()
@@ -108,7 +108,7 @@ export class TaskWorker {
       await settled
     }
     clearInterval(this.keepAlive)
-    this.cancellations.stop()
+    await this.cancellations.stop()
     await this.heartbeats?.forget(this.workerId).catch(() => undefined)
     this.log.info('worker stopped')
   }

@@ -7,6 +7,7 @@ import { delegatesTwiceThenHangs, languageModelRig, type TaskView } from '../hel
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
+import { startTcpProxy } from '../helpers/tcp-proxy.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
 import type { Infra } from '../../src/infra/context.js'
@@ -63,6 +64,29 @@ t.test('cancelling a running task on a worker in another process: its run is abo
   t.match(cancelled.body.task.error, /^cancelled while it ran/)
   t.equal((await endOf(service.infra, task.id))?.reason, 'cancelled')
   t.equal((await caller.api.post(`/v1/tasks/${task.id}/cancel`, undefined)).status, 409)
+})
+
+t.test('given a worker cut off from NATS when its running task is cancelled, when it is back, then it still aborts the run', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
+  const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
+  spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000', WORKER_ACK_WAIT_MS: '30000' })
+  const caller = await aCaller(service.infra, service.url)
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const task = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A ten-minute audit' })).body.task
+  await until('the task to be running', async () => (await caller.api.get<{ task: TaskView }>(`/v1/tasks/${task.id}`)).body.task.status === 'running', 20_000, 50)
+
+  // Given: the worker's connection is cut, so a message sent now never reaches it.
+  proxy.cut()
+  // When
+  const cancelled = await caller.api.post<{ task: TaskView }>(`/v1/tasks/${task.id}/cancel`, undefined)
+  t.equal(cancelled.body.task.status, 'running', 'the cut-off worker cannot answer yet')
+  proxy.restore()
+
+  // Then
+  const end = await until('the run to be aborted once the worker is back', () => endOf(service.infra, task.id), 20_000, 100)
+  t.equal(end.reason, 'cancelled')
+  t.match(end.error, /^cancelled while it ran/)
 })
 
 t.test('cancel: unknown and foreign tasks are 404, a completed one 409', async (t) => {
