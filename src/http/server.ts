@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Infra } from '../infra/context.js'
 import app from './app.js'
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, refuseRequestsWhileClosing } from './edges.js'
@@ -28,10 +28,26 @@ export async function buildServer(infra: Infra) {
   server.setValidatorCompiler(validatorCompiler)
   // Bodies are JSON only: anything else is a 415, not a string that fails validation.
   server.removeContentTypeParser('text/plain')
+  acceptEmptyJsonBodies(server)
   server.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id)
   })
   refuseRequestsWhileClosing(server)
   await server.register(app, { infra })
   return server
+}
+
+/**
+ * An empty body sent as `application/json` (clients that always set the header) is no body,
+ * as it is without the header: routes that take none (`POST …/cancel`) answer as usual, and
+ * routes that need one say `body` is missing. Anything else goes to fastify's own parser,
+ * which refuses prototype poisoning.
+ */
+function acceptEmptyJsonBodies(server: FastifyInstance): void {
+  const parse = server.getDefaultJsonParser('error', 'error')
+  server.removeContentTypeParser('application/json')
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    if (body === '') return done(null, undefined)
+    parse(request, body, done)
+  })
 }

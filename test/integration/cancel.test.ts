@@ -104,6 +104,9 @@ t.test('cancel: unknown and foreign tasks are 404, a completed one 409', async (
   t.same([foreign.status, foreign.body], [404, { error: 'task not found' }], "another account's task is reported like an unknown one")
   t.equal(ended.status, 409)
   t.equal((await caller.api.get<{ task: TaskView }>(`/v1/tasks/${done.id}`)).body.task.status, 'completed', 'unchanged')
+  // A client that always sends Content-Type: application/json, with an empty body or {}.
+  const asJson = (body?: string) => fetch(`${service.url}/v1/tasks/${done.id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${caller.key.key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) })
+  t.same([(await asJson()).status, (await asJson('{}')).status], [409, 409], 'an empty JSON body or {} is no body')
 })
 
 

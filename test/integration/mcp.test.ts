@@ -113,6 +113,22 @@ t.test('the whole flow: create_session, run_agent_task (waiting), get_task, list
   t.same(agents.structuredContent, (await api.get('/v1/agents')).body, 'list_agents is GET /v1/agents')
 })
 
+t.test('cancel_task: a task in flight ends failed as cancelled, as REST answers it; an ended one is an error saying so', async (t) => {
+  const { key, api } = await aCaller(service.infra, service.url)
+  const client = await connect(t, service.url, key.key)
+  const { session } = structured(t, await call(client, 'create_session', aSessionBody()), 'create_session')
+  const { task } = structured(t, await call(client, 'run_agent_task', { sessionId: session.id, instruction: 'Plan a slow launch' }), 'run_agent_task')
+
+  const cancelled = await call(client, 'cancel_task', { taskId: task.id })
+
+  const ended = structured(t, cancelled, 'cancel_task').task
+  t.match(ended, { id: task.id, status: 'failed', error: /^cancelled (before it started|while it ran)/ })
+  t.same(cancelled.structuredContent, (await api.get(`/v1/tasks/${task.id}`)).body, 'the task as GET /v1/tasks/{id} shows it')
+  const again = await call(client, 'cancel_task', { taskId: task.id })
+  t.equal(again.isError, true)
+  t.match(textOf(again), /already ended/)
+})
+
 t.test('tool errors (isError) carry the REST messages: bad arguments name the field, unknown and foreign ids are not found', async (t) => {
   const { key, api } = await aCaller(service.infra, service.url)
   const other = await aCaller(service.infra, service.url)

@@ -46,6 +46,34 @@ t.test('from rest, 20 + 5 rapid POST /v1/tasks: 20 admitted, 5 refused with a Re
   t.equal(after.status, 201, `admitted after waiting Retry-After (${retryAfter} s)`)
 })
 
+t.test('every limited route spends from the group docs/rate-limits.md names for it, whatever it answers', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  const id = '00000000-0000-4000-8000-000000000000'
+  const routes: [method: string, path: string, group: string][] = [
+    ['POST', '/v1/tasks', 'tasks.create'],
+    ['POST', `/v1/tasks/${id}/cancel`, 'tasks.create'],
+    ['POST', `/v1/actions/${id}/approve`, 'tasks.create'],
+    ['POST', `/v1/actions/${id}/reject`, 'tasks.create'],
+    ['GET', '/v1/tasks', 'tasks.read'],
+    ['GET', `/v1/tasks/${id}`, 'tasks.read'],
+    ['GET', `/v1/tasks/${id}/actions`, 'tasks.read'],
+    ['GET', `/v1/tasks/${id}/events`, 'tasks.read'],
+    ['GET', '/v1/approvals', 'tasks.read'],
+    ['GET', '/v1/sessions', 'sessions'],
+    ['POST', '/v1/sessions', 'sessions'],
+    ['GET', '/v1/agents', 'meta'],
+    ['GET', '/v1/me', 'meta'],
+    ['POST', '/v1/webhooks', 'webhooks'],
+    ['GET', '/v1/webhooks', 'webhooks'],
+    ['DELETE', `/v1/webhooks/${id}`, 'webhooks'],
+    ['GET', `/v1/webhooks/${id}/deliveries`, 'webhooks'],
+  ]
+  for (const [method, path, group] of routes) {
+    const res = await api.request(method, path, method === 'POST' && !path.includes('/cancel') ? {} : undefined)
+    t.match(res.headers.get('ratelimit-policy'), new RegExp(`^"${group.replace('.', '\\.')}";q=\\d+;w=60$`), `${method} ${path} (${res.status}): ${group}`)
+  }
+})
+
 t.test('GET /v1/tasks and GET /v1/tasks/{id} share one quota; other groups are separate', async (t) => {
   const limited = await startTestService(t, servers, { roles: ['api'], env: { RATE_LIMIT_TASKS_READ_PER_MIN: '10', RATE_LIMIT_META_PER_MIN: '3' } })
   const { api } = await aCaller(limited.infra, limited.url)
