@@ -14,18 +14,25 @@ export interface Received {
 
 /**
  * A webhook receiver: a real HTTP server on loopback that records every request and
- * answers with the status `answer` picks for the n-th request (0-based), 200 by default.
+ * answers with the status `answer` picks for the n-th request (0-based), 200 by default,
+ * after the delay `delayMs` picks for it (none by default: a slow receiver for timeouts).
  */
-export async function startWebhookReceiver(t: Test, answer: (n: number) => number = () => 200): Promise<{ url: string; received: Received[] }> {
+export async function startWebhookReceiver(
+  t: Test, answer: (n: number) => number = () => 200, delayMs: (n: number) => number = () => 0,
+): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = []
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
-      const status = answer(received.length)
+      const n = received.length
+      const status = answer(n)
       const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]))
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), status })
-      response.writeHead(status).end()
+      const delay = delayMs(n)
+      if (delay === 0) return void response.writeHead(status).end()
+      const timer = setTimeout(() => response.writeHead(status).end(), delay)
+      response.on('close', () => clearTimeout(timer))
     })
   })
   server.listen(0, '127.0.0.1')

@@ -78,6 +78,29 @@ t.test('a delivery answered 500 is retried with the same webhook-id and growing 
   t.ok(deliveries.every((d) => d.taskId === task.id))
 })
 
+t.test('a receiver that does not answer within WEBHOOKS_TIMEOUT_MS gets the same delivery again, with the same webhook-id', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { env: webhookEnv({ WEBHOOKS_TIMEOUT_MS: '300', WEBHOOKS_RETRY_BASE_MS: '200' }) })
+  const caller = await aCaller(service.infra, service.url)
+  const receiver = await startWebhookReceiver(t, () => 204, (n) => (n === 0 ? 5_000 : 0))
+  const { webhook, secret } = (await caller.api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url, events: ['task.created'] })).body
+
+  // When
+  await caller.api.post('/v1/tasks', { sessionId: await aSession(caller), instruction: 'Plan the launch' })
+
+  // Then
+  await until('the retry after the timeout', () => receiver.received.length >= 2, 20_000)
+  const [slow, retry] = receiver.received
+  t.equal(slow!.headers['webhook-id'], retry!.headers['webhook-id'], 'the same webhook-id')
+  t.equal(verified(secret, retry!).type, 'task.created')
+  const deliveries = await until('both attempts listed', async () => {
+    const list = await deliveriesOf(caller, webhook.id)
+    return list.length >= 2 && list
+  })
+  t.match(deliveries.map((d) => [d.attempt, d.statusCode, d.willRetry]), [[2, 204, false], [1, null, true]], 'newest first: the timed-out attempt has no status and is retried')
+  t.equal(deliveries[1]?.error, 'no answer within 300 ms', 'the timed-out attempt says why')
+})
+
 t.test('loopback and private URLs are refused at registration, and again at delivery time', async (t) => {
   const servers = await startServers(t)
   const key = webhookEnv().WEBHOOKS_SECRET_KEY
