@@ -4,7 +4,9 @@ import { execute } from '../../src/commands/execute.js'
 import { Action, decideExecutionOutcome, type ActionApproved, type ExecutionOutcome } from '../../src/domain/actions/action.js'
 import type { Recorded } from '../../src/domain/message.js'
 import type { Infra } from '../../src/infra/context.js'
+import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
+import { settleFailed } from '../../src/infra/nats/failed-messages.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { PlatformConnectors } from './platform-connectors.js'
 
@@ -28,12 +30,14 @@ export class ApprovedActionExecutor {
   private loop: Promise<void> | undefined
   private stopping = false
   private readonly log: Logger
+  private readonly poison: PoisonMessages
 
   constructor(
     private readonly infra: Infra,
     private readonly connectors: PlatformConnectors,
   ) {
     this.log = infra.log.child({ role: 'worker', consumer: ACTION_EXECUTOR_CONSUMER })
+    this.poison = new PoisonMessages(infra.db, this.log)
   }
 
   async start(): Promise<void> {
@@ -66,8 +70,7 @@ export class ApprovedActionExecutor {
         msg.ack()
       } catch (err) {
         if (this.stopping) return msg.nak()
-        this.log.error({ err, seq: msg.seq }, 'could not record the outcome of an approved action; it will be delivered again')
-        msg.nak(RETRY_MS)
+        await settleFailed(msg, err, { consumer: ACTION_EXECUTOR_CONSUMER, poison: this.poison, log: this.log, retryMs: RETRY_MS })
       }
     }
   }

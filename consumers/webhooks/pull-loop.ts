@@ -1,12 +1,14 @@
 import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
+import { settleFailed, type FailedMessagePolicy } from '../../src/infra/nats/failed-messages.js'
 
 const FETCH_EXPIRES_MS = 1000
 
 /**
  * Pulls from one durable consumer and handles up to `concurrency` messages at once. A
  * handler settles its message (ack, or nak with a delay); one that throws has its message
- * handed back after `retryMs`, so an outage of NATS or MongoDB delays work without losing it.
+ * settled by `failed` (failed-messages.ts): handed back after an outage, so that it delays
+ * work without losing it, and given up and recorded when it can never be handled.
  */
 export class PullLoop {
   private stopping = false
@@ -17,7 +19,7 @@ export class PullLoop {
 
   constructor(
     private readonly consumer: () => Promise<Consumer>,
-    private readonly options: { readonly concurrency: number; readonly retryMs: number },
+    private readonly options: { readonly concurrency: number; readonly failed: FailedMessagePolicy },
     private readonly handle: (msg: JsMsg) => Promise<void>,
     private readonly log: Logger,
   ) {}
@@ -58,10 +60,7 @@ export class PullLoop {
   private dispatch(msg: JsMsg): void {
     if (this.stopping) return msg.nak()
     const handled = this.handle(msg)
-      .catch((err: unknown) => {
-        this.log.error({ err, subject: msg.subject }, 'could not handle a message; it will be redelivered')
-        msg.nak(this.options.retryMs)
-      })
+      .catch((err: unknown) => settleFailed(msg, err, this.options.failed))
       .finally(() => {
         this.inFlight.delete(handled)
         this.wake?.()

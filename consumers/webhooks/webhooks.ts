@@ -2,6 +2,7 @@ import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import type { Infra } from '../../src/infra/context.js'
 import { SecretBox } from '../../src/infra/crypto/secret-box.js'
+import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { openBucket } from '../../src/infra/nats/buckets.js'
 import { WebhookAttempts } from '../../src/infra/nats/webhook-attempts.js'
 import { DELIVERY_CONSUMER, ensureWebhookStreams, FAN_OUT_CONSUMER, JOBS_STREAM } from '../../src/infra/nats/webhook-streams.js'
@@ -12,7 +13,7 @@ import { PullLoop } from './pull-loop.js'
 const NANOS_PER_MS = 1_000_000
 const TALLIES_BUCKET = 'mats_webhook_attempts'
 const DAY_MS = 86_400_000
-/** After a failure to reach NATS or MongoDB, a message comes back this much later. */
+/** After a failure (NATS or MongoDB out of reach, or a message not handled yet), a message comes back this much later. */
 const RETRY_AFTER_OUTAGE_MS = 2000
 
 /**
@@ -44,9 +45,11 @@ export class WebhookService {
       { baseMs: config.WEBHOOKS_RETRY_BASE_MS, maxMs: config.WEBHOOKS_RETRY_MAX_DELAY_MS, windowMs: config.WEBHOOKS_RETRY_WINDOW_MS },
       { timeoutMs: config.WEBHOOKS_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS },
     )
+    const poison = new PoisonMessages(infra.db, log)
+    const failed = (consumer: string) => ({ consumer, poison, log, retryMs: RETRY_AFTER_OUTAGE_MS })
     const loops = [
-      new PullLoop(() => js.consumers.get('MATS_TASKS', FAN_OUT_CONSUMER), { concurrency: 1, retryMs: RETRY_AFTER_OUTAGE_MS }, (msg) => fanOut(infra, msg), log),
-      new PullLoop(() => js.consumers.get(JOBS_STREAM, DELIVERY_CONSUMER), { concurrency: config.WEBHOOKS_CONCURRENCY, retryMs: RETRY_AFTER_OUTAGE_MS }, (msg) => deliverer.handle(msg), log),
+      new PullLoop(() => js.consumers.get('MATS_TASKS', FAN_OUT_CONSUMER), { concurrency: 1, failed: failed('webhooks:fan-out') }, (msg) => fanOut(infra, msg), log),
+      new PullLoop(() => js.consumers.get(JOBS_STREAM, DELIVERY_CONSUMER), { concurrency: config.WEBHOOKS_CONCURRENCY, failed: failed('webhooks:delivery') }, (msg) => deliverer.handle(msg), log),
     ]
     for (const loop of loops) loop.start()
     log.info({ concurrency: config.WEBHOOKS_CONCURRENCY }, 'webhooks started')

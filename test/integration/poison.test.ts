@@ -11,16 +11,22 @@ import { readModelsIn } from '../helpers/read-models.js'
 import { otherDatabase, startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 import { until as untilWithin } from '../helpers/wait.js'
+import { webhookEnv, type CreatedWebhook } from '../helpers/webhooks.js'
+import { startWebhookReceiver } from '../fakes/webhook-receiver.js'
 
 /** Under a full suite on two cores, a term by the worker and two projections' passes can take past the default 10 s. */
 const until = <T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false) => untilWithin(what, check, 30_000)
 
 const servers = await startServers(t)
-const service = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '50' } })
+const service = await startTestService(t, servers, { env: webhookEnv({ OFFLINE_AGENT_LATENCY_MS: '50' }) })
 const { infra } = service
 const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl }
 const { api, account } = await aCaller(infra, service.url)
 const sessionId = (await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+// A webhook for every task event of the account: the fan-out meets every message of the task stream.
+const receiver = await startWebhookReceiver(t)
+await api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url })
+const deliveredTypes = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string; data: { task: { id: string } } }))
 
 interface TaskReply { task: { id: string; status: string } }
 interface Status {
@@ -58,7 +64,7 @@ t.test('given invalid JSON stored as a TaskCreated, then the worker terminates i
   const info = await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)
   t.equal(info.num_ack_pending, 0, 'nothing left pending: it is not redelivered')
   const poison = new PoisonMessages(infra.db, infra.log)
-  const consumers = ['projection:account_spend', 'projection:tasks', 'worker']
+  const consumers = ['projection:account_spend', 'projection:tasks', 'webhooks:fan-out', 'worker']
   const [recorded] = await until('the worker and the projections to record it', async () => {
     const latest = await poison.latest(10)
     return consumers.every((name) => latest[0]?.seenBy.includes(name)) ? latest : undefined
@@ -100,11 +106,15 @@ t.test('given a decodable event the tasks projection cannot apply, then that pro
   await infra.readModels.refresh()
   t.same(infra.readModels.stoppedOf(tasksProjection).map((s) => s.at), [stopped!.at], 'stopped once: not retried while the others went on (no spin)')
 
+  const givenUp = await until('the webhooks fan-out to give the event up after its attempts', async () => (await new PoisonMessages(infra.db, infra.log).latest(10)).find((m) => m.seq === badSeq))
+  t.match(givenUp, { seenBy: ['webhooks:fan-out'], reason: /^given up after 5 attempts: .*TaskStarted before TaskCreated/ }, 'counted as poison by the consumer that gave it up')
+  await until('the later task to reach the webhook: the bad event held nothing up', () => deliveredTypes().some((d) => d.type === 'task.completed' && d.data.task.id === later.body.task.id))
+
   const status = await projectionsStatus()
   const tasks = status.projections.find((p) => p.projection === 'tasks')
   t.match(tasks, { state: 'stopped', stopped: [{ seq: badSeq, type: 'TaskStarted', error: /TaskStarted before TaskCreated/ }] })
   t.same(status.projections.filter((p) => p.state !== 'running').map((p) => p.projection), ['tasks'], 'the other projections run')
-  t.match(status.poisonMessages, { count: 1, latest: [{ seq: garbageSeq, subject: garbageSubject, reason: /^not JSON/ }] })
+  t.match(status.poisonMessages, { count: 2, latest: [{ seq: badSeq }, { seq: garbageSeq, subject: garbageSubject, reason: /^not JSON/ }] })
 })
 
 t.test('given the stopped projection, a rebuild fails on the same event and says so, instead of spinning', async (t) => {

@@ -2,7 +2,7 @@ import type { Collection, Db } from 'mongodb'
 import type { Logger } from 'pino'
 import { isDuplicateKey } from './errors.js'
 
-/** A message of an event stream that is not an event (see src/infra/nats/decode.ts). */
+/** A message a consumer gave up on: not an event (src/infra/nats/decode.ts), or one it could not handle (failed-messages.ts). */
 export interface PoisonMessage {
   readonly stream: string
   readonly seq: number
@@ -13,7 +13,7 @@ export interface PoisonMessage {
 /** A poison message with who met it. */
 export interface PoisonReport extends PoisonMessage {
   readonly firstSeenAt: Date
-  /** The consumers that met it and moved on: `worker`, `projection:<name>`, `live-view:<name>`. */
+  /** The consumers that met it and moved on: `worker`, `projection:<name>`, `live-view:<name>`, `webhooks:fan-out`, … */
   readonly seenBy: string[]
 }
 
@@ -57,7 +57,7 @@ export class PoisonMessages {
    */
   async record(poison: PoisonMessage, consumer: string): Promise<void> {
     const { stream, seq, subject, reason } = poison
-    this.log.error({ stream, seq, subject, reason, consumer }, 'poison message: not an event, skipped for good')
+    this.log.error({ stream, seq, subject, reason, consumer }, 'poison message: skipped for good')
     const message = `${stream}#${seq}`
     const sighting: Sighting = { _id: `${message}#${consumer}`, message, stream, seq, subject, reason, consumer, seenAt: new Date() }
     await this.collection.insertOne(sighting).catch((err: unknown) => {
