@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Issuer } from '../../src/commands/execute.js'
 import { findAgent } from '../../src/domain/agents/catalogue.js'
 import { requireOpenSession, Session, type SessionState } from '../../src/domain/sessions/session.js'
 import type { FailureReason, FinishTask } from '../../src/domain/tasks/task.js'
+import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
 import { AgentRunError, type AgentRunRequest } from '../agents/provider.js'
 import { TaskCancelledError } from './cancellations.js'
 import { linkedSignal } from './linked-signal.js'
@@ -29,6 +31,26 @@ export async function readSession(ctx: RunContext, accountId: string, sessionId:
   return (await ctx.infra.events.load(Session, { accountId, aggregateId: sessionId })).state
 }
 
+const SESSION_RETRY_MS = [250, 500, 1000, 2000]
+
+/**
+ * The session a run starts from. NATS out of reach at that moment (a restart, an election, a
+ * worker briefly cut off) delays the run, within its time limit, instead of failing it.
+ */
+async function sessionForRun(ctx: RunContext, key: TaskKey, sessionId: string, reading: Promise<SessionState> | undefined, signal: AbortSignal): Promise<SessionState> {
+  let attempt = reading ?? readSession(ctx, key.accountId, sessionId)
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt
+    } catch (err) {
+      if (!isDependencyUnavailable(err)) throw err
+      ctx.log.warn({ err, taskId: key.taskId, attempt: n }, 'could not read the session to start the run; trying again')
+      await sleep((SESSION_RETRY_MS[n] ?? 2000) * (0.5 + Math.random()), undefined, { signal })
+      attempt = readSession(ctx, key.accountId, sessionId)
+    }
+  }
+}
+
 /**
  * One agent run of a claimed task, bounded by its time limit, the worker's shutdown and,
  * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
@@ -41,7 +63,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
   const linked = linkedSignal([timeout, ctx.shutdown, ended.signal, cancel, ...(parent ? [parent] : [])])
   const { signal } = linked
   try {
-    const session = requireOpenSession(await (reading ?? readSession(ctx, key.accountId, task.sessionId)))
+    const session = requireOpenSession(await sessionForRun(ctx, key, task.sessionId, reading, signal))
     const request: AgentRunRequest = {
       task: { id: key.taskId, agentType: task.agentType, instruction: task.instruction, title: task.title },
       agent: findAgent(task.agentType),

@@ -10,6 +10,11 @@ import type { ApiClient } from '../helpers/http.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
 import { until } from '../helpers/wait.js'
+import { startServers } from '../helpers/servers.js'
+import { startTcpProxy } from '../helpers/tcp-proxy.js'
+import { spawnMats } from '../helpers/processes.js'
+import { monthToDate } from '../../src/commands/create-task/budget.js'
+import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
 
 /**
  * Invariant 11: while NATS or MongoDB is out of reach, requests are answered (503 with
@@ -123,4 +128,44 @@ t.test('MongoDB killed for 4 s under load: POSTs and GET by id go on from the lo
     return res.status === 200 && res.body.pagination.total === posted.ids.length + 1
   }, 30_000, 250)
   t.pass('every task written during the outage reached the read model')
+  t.comment(`mongo outage: ${describeStatuses(posted.statuses)}, list ${list.status} in ${list.ms} ms, GET by id ${one.status} in ${one.ms} ms, /readyz ${ready.status} in ${ready.ms} ms`)
+})
+
+t.test('given a worker cut off from NATS for longer than its ack wait mid-run, when its tasks come back to it, then it keeps its runs: each completes once, none is judged lost, and the cost reaches the budget', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
+  const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
+  const ackWaitMs = 2000
+  spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '6000', WORKER_ACK_WAIT_MS: String(ackWaitMs) })
+  const caller = await aCaller(service.infra, service.url)
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const ids: string[] = []
+  for (let i = 0; i < 3; i++) ids.push((await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction: `A six-second audit ${i}` })).body.task.id)
+  await until('the three tasks to be running', async () => {
+    const histories = await taskHistories(service.infra)
+    return ids.every((id) => histories.get(id)?.some((e) => e.type === 'TaskStarted'))
+  }, 20_000, 100)
+
+  // When: cut off past the ack wait, so that the server hands the three TaskCreated out again, to this worker.
+  proxy.cut()
+  await new Promise((resolve) => setTimeout(resolve, ackWaitMs + 1500))
+  proxy.restore()
+
+  // Then
+  const histories = await until('the three runs to end', async () => {
+    const histories = await taskHistories(service.infra)
+    return ids.every((id) => ['TaskCompleted', 'TaskFailed'].includes(histories.get(id)?.at(-1)?.type ?? '')) && histories
+  }, 30_000, 250)
+  const ends = ids.map((id) => histories.get(id)?.at(-1))
+  t.same(ids.map((id) => histories.get(id)?.map((e) => e.type)), ids.map(() => ['TaskCreated', 'TaskStarted', 'TaskCompleted']), `each run kept and completed once: none failed worker_lost (${JSON.stringify(ends.map((e) => e?.type === 'TaskFailed' ? e.data : e?.type))})`)
+  t.same(lifecycleViolations(histories), [])
+  const delivered = (await service.infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).delivered.consumer_seq
+  t.ok(delivered > ids.length, `the server handed TaskCreated out again (${delivered} deliveries of ${ids.length} tasks)`)
+  const costs = ids.map((id) => (histories.get(id)?.at(-1)?.data as { costMicros: number }).costMicros)
+  const spend = await until('the spend to count the three', async () => {
+    const spend = await monthToDate(service.infra, caller.account.id, new Date())
+    return spend.reservedMicros === 0 && spend
+  }, 10_000)
+  t.equal(spend.spentMicros, costs.reduce((a, b) => a + b, 0), `the cost of each run reached the budget (${costs.join(' + ')} micro-USD)`)
+  t.comment(`worker cut off for ${ackWaitMs + 1500} ms (ack wait ${ackWaitMs} ms): ${delivered} deliveries of ${ids.length} tasks, ${ends.filter((e) => e?.type === 'TaskCompleted').length} completed once, 0 worker_lost`)
 })
