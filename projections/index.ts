@@ -17,6 +17,7 @@ export { projectInline } from './engine/inline.js'
 export type { Projection, Stored } from './engine/projection.js'
 export { ProjectionProgress } from './engine/progress.js'
 export { LiveView } from './engine/live-view.js'
+export { watchProjectionLag } from './engine/lag-metrics.js'
 export { accountsProjection, actionsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection, webhooksProjection }
 export type { ActionDoc } from './read-models/actions.js'
 export type { AccountDoc } from './read-models/accounts.js'

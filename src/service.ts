@@ -8,7 +8,7 @@ import { TaskWorker } from '../consumers/worker/worker.js'
 import { WebhookService } from '../consumers/webhooks/webhooks.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import { ALL_PROJECTIONS, PartitionLeases, Projector } from '../projections/index.js'
+import { ALL_PROJECTIONS, PartitionLeases, Projector, watchProjectionLag } from '../projections/index.js'
 import type { Config } from './config.js'
 import { buildServer, type MatsServer } from './http/server.js'
 import { connectInfra, type Infra } from './infra/context.js'
@@ -92,12 +92,13 @@ async function startProjector(infra: Infra, config: Config, { onProjected }: Ser
     runner: (projection) => ({
       onApplied: (events: readonly RecordedEvent[]) => {
         const last = events.at(-1)
-        if (last) infra.metrics.projected(projection.name, projection.stream, last, infra.clock())
+        if (last) infra.metrics.projected(projection.name, projection.stream, last)
         onProjected?.(projection.name, events)
       },
     }),
   })
   await projector.start()
+  watchProjectionLag(infra.metrics, jsm, readModels, ALL_PROJECTIONS)
   return projector
 }
 

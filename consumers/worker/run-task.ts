@@ -128,8 +128,8 @@ export async function runClaimed(
   const outcome = await runAgent(ctx, key, task, issuer, { parent, cancel, children, ...(session ? { session } : {}) })
     .finally(() => ctx.cancellations.done(key.taskId))
   onAgentEnded?.()
-  await finish(ctx, key, outcome, issuer, claimed)
-  ctx.infra.metrics.taskEnded(task.agentType, { ...outcome, seconds: (performance.now() - startedAt) / 1000 })
+  await finish(ctx, key, task.agentType, outcome, issuer, claimed)
+  ctx.infra.metrics.runEnded(task.agentType, { ...outcome, seconds: (performance.now() - startedAt) / 1000 })
   await failUnfinishedChildren(ctx, key, children, issuer, outcome)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)
   return outcome
@@ -149,7 +149,7 @@ async function failUnfinishedChildren(ctx: RunContext, key: TaskKey, children: r
 async function failChildrenRunningUnder(ctx: RunContext, accountId: string, children: readonly string[], workerId: string, outcome: FinishTask, issuer: Issuer): Promise<void> {
   for (const taskId of children) {
     const child = await ctx.infra.events.load(Task, { accountId, aggregateId: taskId })
-    if (child.state.status === 'running' && child.state.workerId === workerId) await finish(ctx, { accountId, taskId }, outcome, issuer)
+    if (child.state.status === 'running' && child.state.workerId === workerId) await finish(ctx, { accountId, taskId }, child.state.agentType, outcome, issuer)
   }
 }
 
@@ -163,7 +163,7 @@ async function failLost(ctx: RunContext, key: TaskKey, task: Running, issuer: Is
   const error = `the worker running this task (${task.workerId}) stopped responding; tasks are not retried`
   const lost: FinishTask = { outcome: 'failed', error, reason: 'worker_lost', usage: null, costMicros: 0 }
   await failChildrenRunningUnder(ctx, key.accountId, task.delegatedTaskIds, task.workerId, lost, issuer)
-  await finish(ctx, key, lost, issuer)
+  await finish(ctx, key, task.agentType, lost, issuer)
 }
 
 async function learnFacts(ctx: RunContext, key: TaskKey, sessionId: string, facts: readonly string[], issuer: Issuer): Promise<void> {
@@ -171,9 +171,10 @@ async function learnFacts(ctx: RunContext, key: TaskKey, sessionId: string, fact
   if (learned > 0) ctx.log.info({ taskId: key.taskId, sessionId, learned }, 'session learned facts')
 }
 
-async function finish(ctx: RunContext, key: TaskKey, outcome: FinishTask, issuer: Issuer, known?: ClaimedTask): Promise<void> {
+async function finish(ctx: RunContext, key: TaskKey, agentType: string, outcome: FinishTask, issuer: Issuer, known?: ClaimedTask): Promise<void> {
   try {
     await untilReachable(ctx, key, () => finishTask(ctx.infra, key, outcome, issuer, known))
+    ctx.infra.metrics.taskEnded(agentType, outcome)
     ctx.log.info({ taskId: key.taskId, outcome: outcome.outcome, ...(outcome.outcome === 'failed' ? { reason: outcome.reason } : {}) }, 'task finished')
   } catch (err) {
     // Another worker already ended it (it judged this one lost): its verdict stands.

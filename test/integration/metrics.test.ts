@@ -5,6 +5,7 @@ import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
+import { exited, spawnMats } from '../helpers/processes.js'
 
 /** The value of the first series whose name and labels contain all of `parts`, or undefined. */
 function valueOf(text: string, ...parts: string[]): number | undefined {
@@ -40,7 +41,11 @@ t.test('GET /metrics: requests by route pattern, tasks by agent and event, runs,
   t.ok((valueOf(text, 'mats_model_tokens_total{', 'provider="offline"', 'direction="output"') ?? 0) > 0, 'tokens by provider and model')
   t.ok((valueOf(text, 'mats_model_cost_usd_total{', 'provider="offline"') ?? 0) > 0, 'cost by provider and model')
   t.equal(valueOf(text, 'mats_rate_limit_rejections_total{', 'group="meta"'), 1, 'the 429 is counted by group')
-  t.ok((valueOf(text, 'mats_projection_lag_seconds{', 'projection="tasks"') ?? -1) >= 0, 'projection lag in seconds')
+  const caughtUp = await until('the tasks projection to be caught up', async () => {
+    const body = await (await fetch(`${service.url}/metrics`)).text()
+    return valueOf(body, 'mats_projection_lag_events{', 'projection="tasks"') === 0 && body
+  })
+  t.equal(valueOf(caughtUp, 'mats_projection_lag_seconds{', 'projection="tasks"'), 0, 'caught up: no lag in seconds either')
   t.ok((valueOf(text, 'mats_projection_applied_sequence{', 'projection="tasks"') ?? 0) > 0, 'and the sequence it reached')
   t.equal(valueOf(text, 'mats_task_queue_depth'), 0, 'nothing waits')
   t.equal(valueOf(text, 'mats_task_queue_oldest_seconds'), 0)
@@ -69,4 +74,30 @@ t.test('a worker process without the api role serves /metrics on METRICS_PORT, a
   t.equal(valueOf(text, 'mats_task_queue_depth'), 3, 'three tasks not acknowledged: one running, two waiting')
   t.ok((valueOf(text, 'mats_task_queue_oldest_seconds') ?? 0) > 0, 'the oldest has waited a while')
   t.equal((await fetch(worker.metricsUrl.replace('/metrics', '/other'))).status, 404)
+})
+
+t.test('tasks that end without a run of their own are counted by reason: a pending task cancelled, a dead worker\'s task failed as lost', async (t) => {
+  const servers = await startServers(t)
+  const api = await startTestService(t, servers, { roles: ['api', 'projector'] })
+  const caller = await aCaller(api.infra, api.url)
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const pending = (await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, agentType: 'seo', instruction: 'Cancel me before a worker comes' })).body.task
+  t.equal((await caller.api.post(`/v1/tasks/${pending.id}/cancel`, undefined)).status, 200)
+  const apiText = await (await fetch(`${api.url}/metrics`)).text()
+  t.equal(valueOf(apiText, 'mats_tasks_total{', 'event="failed"', 'agent="seo"', 'reason="cancelled"'), 1, 'the cancel counted where it was appended')
+
+  const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, WORKER_ACK_WAIT_MS: '1000', OFFLINE_AGENT_LATENCY_MS: '600000' }
+  const doomed = spawnMats(t, ['start', '--role', 'worker'], env)
+  const lost = (await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, agentType: 'cro', instruction: 'Run until the worker dies' })).body.task
+  await until('the task to run', async () => (await caller.api.get<{ task: { status: string } }>(`/v1/tasks/${lost.id}`)).body.task.status === 'running', 20_000, 50)
+  doomed.kill('SIGKILL')
+  await exited(doomed)
+  const survivor = await startService(testConfig(servers, { METRICS_PORT: '0', WORKER_ACK_WAIT_MS: '1000' }), testLog(), new Set(['worker'] as const))
+  t.teardown(() => survivor.stop())
+  const text = await until('the survivor to fail it as lost', async () => {
+    const body = await (await fetch(survivor.metricsUrl!)).text()
+    return valueOf(body, 'mats_tasks_total{', 'event="failed"', 'reason="worker_lost"') === 1 && body
+  }, 20_000, 100)
+  t.equal(valueOf(text, 'mats_tasks_total{', 'event="failed"', 'agent="cro"', 'reason="worker_lost"'), 1, 'worker_lost counted by the worker that failed it, with the agent')
+  t.equal(valueOf(text, 'mats_task_run_duration_seconds_count{', 'agent="cro"'), undefined, 'no run of its own observed')
 })

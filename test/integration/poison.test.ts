@@ -103,6 +103,10 @@ t.test('given a decodable event the tasks projection cannot apply, then that pro
   await until('sessions to apply the later session', async () => (await checkpointOf(sessionsProjection)) >= sessionsLast)
 
   t.ok((await checkpointOf(tasksProjection)) < badSeq, 'tasks did not skip the event it cannot apply')
+  const metrics = await (await fetch(`${service.url}/metrics`)).text()
+  const lag = (name: string, projection: string) => Number(metrics.match(new RegExp(`^mats_projection_lag_${name}\\{projection="${projection}"[^}]*\\} (\\S+)$`, 'm'))?.[1])
+  t.ok(lag('events', 'tasks') >= last - badSeq + 1 && lag('seconds', 'tasks') > 0, `the stopped projection's lag shows in /metrics: ${lag('events', 'tasks')} events, ${lag('seconds', 'tasks')} s`)
+  t.equal(lag('events', 'account_spend'), 0, 'the others are caught up')
   await infra.readModels.refresh()
   t.same(infra.readModels.stoppedOf(tasksProjection).map((s) => s.at), [stopped!.at], 'stopped once: not retried while the others went on (no spin)')
 

@@ -11,6 +11,7 @@ import { execute, type Issuer } from '../execute.js'
 export async function cancelTask(infra: Infra, key: { accountId: string; taskId: string }, issuer: Issuer): Promise<'ended' | 'stopping'> {
   const { state } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, (current) => decideCancelTask({ requestedBy: issuer.keyId }, current), issuer)
   if (state.status !== 'failed') return 'stopping'
+  infra.metrics.taskEnded(state.agentType, { outcome: 'failed', reason: 'cancelled' })
   // No longer pending: an identical brief may be queued again.
   void infra.pendingTasks.release(PendingTasks.key(key.accountId, state.fingerprint), key.taskId).catch(() => undefined)
   return 'ended'

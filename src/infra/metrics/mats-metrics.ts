@@ -14,7 +14,6 @@ export class MatsMetrics {
   private readonly tokens = new Counter({ name: `${PREFIX}model_tokens_total`, help: 'Language-model tokens the runs used, by provider, model and direction', labelNames: ['provider', 'model', 'direction'], registers: [this.registry] })
   private readonly cost = new Counter({ name: `${PREFIX}model_cost_usd_total`, help: 'What the runs cost, by provider and model', labelNames: ['provider', 'model'], registers: [this.registry] })
   private readonly rateLimited = new Counter({ name: `${PREFIX}rate_limit_rejections_total`, help: 'Requests refused with 429, by rate-limit group', labelNames: ['group'], registers: [this.registry] })
-  private readonly projectionLagSeconds = new Gauge({ name: `${PREFIX}projection_lag_seconds`, help: 'Age of the newest event a projection wrote, when it wrote it, by projection', labelNames: ['projection'], registers: [this.registry] })
   private readonly projectionApplied = new Gauge({ name: `${PREFIX}projection_applied_sequence`, help: 'Stream sequence of the newest event a projection wrote in this process', labelNames: ['projection', 'stream'], registers: [this.registry] })
 
   constructor() {
@@ -40,8 +39,13 @@ export class MatsMetrics {
     this.tasks.inc({ event: 'started', agent, reason: '' })
   }
 
-  taskEnded(agent: string, ended: { outcome: 'completed' | 'failed'; reason?: string; seconds: number; usage: { provider: string; model: string; inputTokens: number; outputTokens: number } | null; costMicros: number }): void {
+  /** A terminal event appended, by whoever appended it: the worker, a worker failing a lost one, a cancel of a pending one. */
+  taskEnded(agent: string, ended: { outcome: 'completed' | 'failed'; reason?: string }): void {
     this.tasks.inc({ event: ended.outcome, agent, reason: ended.reason ?? '' })
+  }
+
+  /** An agent run that ended, with what it used. */
+  runEnded(agent: string, ended: { outcome: 'completed' | 'failed'; seconds: number; usage: { provider: string; model: string; inputTokens: number; outputTokens: number } | null; costMicros: number }): void {
     this.runDuration.observe({ agent, outcome: ended.outcome }, ended.seconds)
     if (!ended.usage) return
     const { provider, model } = ended.usage
@@ -54,9 +58,8 @@ export class MatsMetrics {
     this.rateLimited.inc({ group })
   }
 
-  projected(projection: string, stream: string, last: { seq: number; occurredAt: string }, now: Date): void {
+  projected(projection: string, stream: string, last: { seq: number }): void {
     this.projectionApplied.set({ projection, stream }, last.seq)
-    this.projectionLagSeconds.set({ projection }, Math.max(0, (now.getTime() - Date.parse(last.occurredAt)) / 1000))
   }
 
   /** A gauge read when scraped, e.g. from a consumer's state on the server. */
@@ -66,6 +69,17 @@ export class MatsMetrics {
       async collect() {
         const value = await read().catch(() => null)
         if (value !== null) this.set(value)
+      },
+    })
+  }
+
+  /** A gauge with labels read when scraped: one value per label set `read` returns. */
+  labeledGaugeOnScrape<L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Promise<readonly (readonly [Record<L, string>, number])[]>): void {
+    new Gauge({
+      name: `${PREFIX}${name}`, help, labelNames, registers: [this.registry],
+      async collect() {
+        this.reset()
+        for (const [labels, value] of await read().catch(() => [])) this.set(labels, value)
       },
     })
   }
