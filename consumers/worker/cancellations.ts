@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
@@ -12,6 +13,8 @@ export class TaskCancelledError extends Error {
 /** How long a cancellation is remembered for a run that has not registered yet (claimed a moment ago). */
 const EARLY_MS = 60_000
 const STOP_MS = 2000
+/** The ordered consumer each worker process holds on MATS_TASKS, as operators see it listed. */
+export const CONSUMER_PREFIX = 'worker_cancellations_'
 
 /**
  * The runs of one worker process that a cancellation can abort, by task id. It reads every
@@ -29,7 +32,11 @@ export class RunCancellations {
   constructor(private readonly log: Logger) {}
 
   async listen(js: JetStreamClient): Promise<void> {
-    this.consumer = await js.consumers.get(streamOf('task'), { filter_subjects: [eventTypeSubjects('task', 'TaskCancellationRequested')], deliver_policy: DeliverPolicy.New })
+    this.consumer = await js.consumers.get(streamOf('task'), {
+      name_prefix: `${CONSUMER_PREFIX}${randomUUID().replaceAll('-', '')}`,
+      filter_subjects: [eventTypeSubjects('task', 'TaskCancellationRequested')],
+      deliver_policy: DeliverPolicy.New,
+    })
     this.messages = await this.consumer.consume()
     void this.follow(this.messages)
   }
