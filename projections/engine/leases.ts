@@ -102,7 +102,7 @@ export class PartitionLeases {
   private async release(projection: string, held: Map<number, number>, partition: number): Promise<void> {
     const revision = held.get(partition)
     held.delete(partition)
-    await this.kv.delete(this.leaseKey(projection, partition), { previousSeq: revision }).catch(() => undefined)
+    await this.kv.delete(this.leaseKey(projection, partition), revision === undefined ? {} : { previousSeq: revision }).catch(() => undefined)
   }
 }
 

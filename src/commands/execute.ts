@@ -27,7 +27,7 @@ export interface ExecuteOptions<State, Event extends EventDraft> {
    * of loading it again. Should it have moved since, the append conflicts and the next
    * attempt loads it as usual.
    */
-  readonly loaded?: Loaded<State, Event>
+  readonly loaded?: Loaded<State, Event> | undefined
   /** The aggregate id was just generated: the first attempt decides on the initial state (a shorthand for `loaded`). */
   readonly isNew?: boolean
   /** How often to decide again after losing a race to another writer (default 3). */

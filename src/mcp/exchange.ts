@@ -9,7 +9,7 @@ import { buildMcpServer } from './server.js'
 export async function answerMcp(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   if (isEmptyBatch(request.body)) return reply.code(400).send(EMPTY_BATCH_REPLY)
   const server = buildMcpServer({ infra: app.infra, limiter: app.limiter, principal: principalOf(request), log: request.log, requestId: request.id })
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(request.body) })
+  const transport = new StreamableHTTPServerTransport({ enableJsonResponse: !asksForProgress(request.body) }) // no sessionIdGenerator: stateless
   reply.hijack()
   reply.raw.setHeader('x-request-id', request.id)
   // The per-request server lives exactly as long as its HTTP exchange.

@@ -77,7 +77,7 @@ export async function startFakeModelServer(t: Test, wire: Wire, script: ModelScr
     if ('raw' in reply) return void res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType }).end(reply.raw)
     if ('status' in reply) return send(res, reply.status, errorBody(wire, reply.status, reply.error), reply.headers)
     sequence++
-    const content = 'empty' in reply ? { text: '', usage: reply.usage } : reply
+    const content = 'empty' in reply ? { text: '', ...(reply.usage ? { usage: reply.usage } : {}) } : reply
     const answer = (wire === 'openai' ? openAIReply : anthropicReply)(view.model, content, sequence)
     send(res, 200, 'empty' in reply && wire === 'openai' ? { ...answer, choices: [] } : answer)
   })

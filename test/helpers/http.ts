@@ -32,7 +32,7 @@ export class ApiClient {
     const headers: Record<string, string> = { ...extra }
     if (this.key) headers.authorization = `Bearer ${this.key}`
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
     const text = await response.text()
     return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers }
   }

@@ -19,7 +19,7 @@ export interface TestServers {
 export async function startServers(t: Test, options: { natsConfig?: string } = {}): Promise<TestServers> {
   const dir = await mkdtemp(join(tmpdir(), 'mats-test-'))
   const [nats, mongo] = await Promise.all([
-    startNats({ dataDir: join(dir, 'nats'), config: options.natsConfig }),
+    startNats({ dataDir: join(dir, 'nats'), ...(options.natsConfig ? { config: options.natsConfig } : {}) }),
     startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' }),
   ])
   t.teardown(async () => {
