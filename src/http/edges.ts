@@ -1,6 +1,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { errorBody, type ErrorCode } from './schemas/errors.js'
 
 /**
  * Failures that happen before a request reaches a route: a URL that cannot be decoded, a
@@ -17,22 +18,22 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 export const MAX_PARAM_LENGTH = maxHeaderSize
 
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  if (err.code === 'FST_ERR_BAD_URL') return void reply.code(400).send({ error: 'malformed URL: a percent-encoded sequence does not decode' })
-  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return void reply.code(400).send({ error: `a path parameter is over ${MAX_PARAM_LENGTH} characters` })
+  if (err.code === 'FST_ERR_BAD_URL') return void reply.code(400).send(errorBody('malformed_request', 'malformed URL: a percent-encoded sequence does not decode'))
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return void reply.code(400).send(errorBody('invalid_request', `a path parameter is over ${MAX_PARAM_LENGTH} characters`))
   reply.log.error({ err }, 'router error')
-  return void reply.code(500).send({ error: 'internal error' })
+  return void reply.code(500).send(errorBody('internal_error', 'internal error'))
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, `request line and headers are over ${maxHeaderSize} bytes: shorten the URL or the headers`],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request was not received in time'],
+const CLIENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', `request line and headers are over ${maxHeaderSize} bytes: shorten the URL or the headers`],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request was not received in time'],
 }
 
 /** Node's `clientError`: the request could not be parsed, so no route ever sees it. */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return
-  const [status, error] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request']
-  const body = JSON.stringify({ error })
+  const [status, code, error] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed_request', 'malformed HTTP request']
+  const body = JSON.stringify(errorBody(code, error))
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   }
@@ -50,6 +51,6 @@ export function refuseRequestsWhileClosing(server: FastifyInstance): void {
   })
   server.addHook('onRequest', async (_request, reply) => {
     if (!closing) return
-    return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ error: 'server shutting down; retry (another process will answer)' })
+    return reply.code(503).header('connection', 'close').header('retry-after', '1').send(errorBody('shutting_down', 'server shutting down; retry (another process will answer)'))
   })
 }

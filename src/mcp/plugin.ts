@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { originPolicy } from './origin.js'
+import { errorBody } from '../http/schemas/errors.js'
 
 export const MCP_PATH = '/mcp'
 
@@ -16,7 +17,7 @@ export default async function mcp(app: FastifyInstance): Promise<void> {
   async function checkOrigin(request: FastifyRequest, reply: FastifyReply) {
     const { origin } = request.headers
     if (allowOrigin(origin)) return
-    return reply.code(403).send({ error: `origin not allowed: ${origin}; set MCP_ALLOWED_ORIGINS to admit a browser origin` })
+    return reply.code(403).send(errorBody('origin_not_allowed', `origin not allowed: ${origin}; set MCP_ALLOWED_ORIGINS to admit a browser origin`))
   }
 
   // The SDK (and zod under it) loads with the first MCP request: an API nobody calls over
@@ -31,8 +32,9 @@ export default async function mcp(app: FastifyInstance): Promise<void> {
     method: ['GET', 'DELETE'],
     url: MCP_PATH,
     config: { refusesMethod: true },
-    handler: async (request, reply) => reply.code(405).header('allow', 'POST').send({
-      error: `${request.method} ${MCP_PATH} is not supported: the endpoint is stateless (no sessions, no server-initiated stream); send JSON-RPC with POST`,
-    }),
+    handler: async (request, reply) => reply.code(405).header('allow', 'POST').send(errorBody(
+      'method_not_allowed',
+      `${request.method} ${MCP_PATH} is not supported: the endpoint is stateless (no sessions, no server-initiated stream); send JSON-RPC with POST`,
+    )),
   })
 }

@@ -30,7 +30,8 @@ function assertUnauthorized(t: Test, res: ApiResponse<unknown>, what: string, me
   t.equal(res.status, 401, `${what}: 401`)
   t.equal(res.headers.get('www-authenticate'), 'Bearer', `${what}: WWW-Authenticate: Bearer`)
   const body = res.body as Record<string, unknown>
-  t.same(Object.keys(body ?? {}), ['error'], `${what}: body is exactly { error }`)
+  t.same(Object.keys(body ?? {}).sort(), ['code', 'error'], `${what}: body is exactly { error, code }`)
+  t.equal(body?.code, 'unauthenticated', `${what}: code`)
   t.match(body?.error, message, `${what}: the error says why`)
 }
 
@@ -245,7 +246,7 @@ t.test('given made-up keys from one address, when they keep coming, then 429 wit
   if (!lastRefusal) throw new Error('no 429 seen')
   const retryAfter = Number(lastRefusal.headers.get('retry-after'))
   t.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After is whole seconds (${lastRefusal.headers.get('retry-after')})`)
-  t.same(Object.keys(lastRefusal.body), ['error'], 'the 429 body is exactly { error }')
+  t.same(lastRefusal.body, { error: lastRefusal.body.error, code: 'rate_limited' }, 'the 429 body is exactly { error, code }')
   t.match(lastRefusal.body.error, /too many failed authentications/)
 
   t.equal((await client.get('/v1/agents')).status, 429, 'while blocked: no key at all is 429 too')

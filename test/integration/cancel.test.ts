@@ -100,8 +100,8 @@ t.test('cancel: unknown and foreign tasks are 404, a completed one 409', async (
   const unknown = await caller.api.post<{ error: string }>(`/v1/tasks/${randomUUID()}/cancel`, undefined)
   const foreign = await other.api.post<{ error: string }>(`/v1/tasks/${done.id}/cancel`, undefined)
   const ended = await caller.api.post<{ error: string }>(`/v1/tasks/${done.id}/cancel`, undefined)
-  t.same([unknown.status, unknown.body], [404, { error: 'task not found' }])
-  t.same([foreign.status, foreign.body], [404, { error: 'task not found' }], "another account's task is reported like an unknown one")
+  t.same([unknown.status, unknown.body], [404, { error: 'task not found', code: 'not_found' }])
+  t.same([foreign.status, foreign.body], [404, { error: 'task not found', code: 'not_found' }], "another account's task is reported like an unknown one")
   t.equal(ended.status, 409)
   t.equal((await caller.api.get<{ task: TaskView }>(`/v1/tasks/${done.id}`)).body.task.status, 'completed', 'unchanged')
   // A client that always sends Content-Type: application/json, with an empty body or {}.

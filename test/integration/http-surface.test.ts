@@ -7,6 +7,7 @@ import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
+import { ERROR_CODES, type ErrorStatusWithCode } from '../../src/http/schemas/errors.js'
 
 interface Subspecialty { id: string; name: string; description: string }
 interface AgentView { type: string; name: string; description: string; isSupervisor: boolean; subspecialties: Subspecialty[] }
@@ -33,7 +34,8 @@ async function rawPost(api: ApiClient, path: string, body: string, contentType: 
 function isErrorBody(t: Test, res: ApiResponse<unknown>, what: string): void {
   t.match(res.headers.get('content-type'), /^application\/json/, `${what}: JSON`)
   const body = res.body as Record<string, unknown> | null
-  t.same(Object.keys(body ?? {}), ['error'], `${what}: the body is exactly { error }`)
+  t.same(Object.keys(body ?? {}).sort(), ['code', 'error'], `${what}: the body is exactly { error, code }`)
+  t.ok((ERROR_CODES[res.status as ErrorStatusWithCode] as readonly string[] | undefined)?.includes(String(body?.code)), `${what}: code ${String(body?.code)} is one of status ${res.status}`)
   t.type(body?.error, 'string', `${what}: error is a string`)
   t.ok(body?.error, `${what}: error is not empty`)
 }
@@ -180,7 +182,8 @@ t.test('given requests node or the router cannot take, when sent raw, then the s
     t.equal(res.status, status, `${what}: ${status} (got ${res.status})`)
     t.match(res.headers['content-type'], /^application\/json/, `${what}: JSON`)
     const body: unknown = JSON.parse(res.body)
-    t.same(Object.keys(body ?? {}), ['error'], `${what}: the body is exactly { error } (got ${res.body.slice(0, 200)})`)
+    t.same(Object.keys(body ?? {}).sort(), ['code', 'error'], `${what}: the body is exactly { error, code } (got ${res.body.slice(0, 200)})`)
+    t.ok((ERROR_CODES[status as ErrorStatusWithCode] as readonly string[] | undefined)?.includes(String((body as { code?: string }).code)), `${what}: its code is one of status ${status}`)
   }
 })
 
@@ -280,5 +283,5 @@ t.test('given the server is closing, when a request arrives on a connection stil
   t.ok(refusal, `the request that came while closing is 503 (got ${(text.match(/HTTP\/1\.1 \d{3}/g) ?? []).join(', ')})`)
   t.match(refusal?.[1], /connection: close/i, 'and closes the connection')
   t.match(refusal?.[1], /retry-after: 1/i, 'with Retry-After')
-  t.same(Object.keys(JSON.parse(refusal?.[2] ?? 'null') ?? {}), ['error'], 'the body is exactly { error }')
+  t.match(JSON.parse(refusal?.[2] ?? 'null'), { error: /shutting down/, code: 'shutting_down' }, 'the body is { error, code }')
 })

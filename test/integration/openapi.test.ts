@@ -6,6 +6,7 @@ import { CreateTaskBody } from '../../src/http/schemas/tasks.js'
 import { ApiClient } from '../helpers/http.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
+import { ERROR_CODES, type ErrorStatusWithCode } from '../../src/http/schemas/errors.js'
 
 type Schema = { type?: string; required?: string[]; properties?: Record<string, Schema>; [keyword: string]: unknown }
 type Media = { schema: Schema }
@@ -106,7 +107,7 @@ t.test('given the document, then each path has the spec methods and response sta
   t.equal(new Set(ids).size, ids.length, 'operationIds are unique')
 })
 
-t.test('given the document, then every error response is a JSON object with a required error string', async (t) => {
+t.test('given the document, then every error response is a JSON object with a required error string and a code from those of its status', async (t) => {
   const doc = await theDocument()
   let seen = 0
   for (const [path, method, op] of operationsOf(doc)) {
@@ -118,6 +119,10 @@ t.test('given the document, then every error response is a JSON object with a re
       t.equal(schema?.type, 'object', `${where}: an object`)
       t.ok(schema?.required?.includes('error'), `${where}: error is required`)
       t.equal(schema?.properties?.error?.type, 'string', `${where}: error is a string`)
+      t.ok(schema?.required?.includes('code'), `${where}: code is required`)
+      const codes = (schema?.properties?.code as { enum?: string[] } | undefined)?.enum ?? []
+      const ofStatus = ERROR_CODES[Number(status) as ErrorStatusWithCode] as readonly string[] | undefined
+      t.ok(codes.length > 0 && codes.every((code) => ofStatus?.includes(code)), `${where}: its codes (${codes.join(', ')}) are listed, each one of its status`)
       t.ok(response.description, `${where}: has a description`)
     }
   }
@@ -177,7 +182,7 @@ t.test('given no key, when each documented operation is called, then the documen
     const res = await anonymous.request<{ error?: string }>(method.toUpperCase(), `/v1${path}`, method === 'post' ? {} : undefined)
     const needsKey = (op.security ?? doc.security ?? []).length > 0
     t.equal(res.status, needsKey ? 401 : 200, `${name} without a key: ${needsKey ? 401 : 200}`)
-    if (needsKey) t.same(Object.keys(res.body), ['error'], `${name}: the 401 body is { error }`)
+    if (needsKey) t.same(Object.keys(res.body).sort(), ['code', 'error'], `${name}: the 401 body is { error, code }`)
   }
 })
 

@@ -51,7 +51,8 @@ t.test('every bound of POST /sessions is enforced and the error names the field'
     const res = await api.post('/v1/sessions', body)
     t.equal(res.status, 400, `${what}: 400`)
     t.match(res.body, { error: message }, `${what}: names the field`)
-    t.same(Object.keys(res.body), ['error'], `${what}: body is { error }`)
+    t.same(Object.keys(res.body).sort(), ['code', 'error'], `${what}: body is { error, code }`)
+    t.equal((res.body as { code?: string }).code, 'invalid_request', `${what}: code`)
   }
   const atBounds = await api.post('/v1/sessions', { name: 'n'.repeat(120), companyName: 'c'.repeat(200), industry: 'i'.repeat(100), targetAudience: 't'.repeat(300), companyUrl: `https://a.example/${'p'.repeat(500 - 18)}` })
   t.equal(atBounds.status, 201, 'every field at its maximum is accepted')

@@ -168,7 +168,7 @@ t.test('given a task of another account, an unknown task or a bad Last-Event-ID,
   for (const [what, stream] of [['foreign', await eventsOf(stranger, taskId)], ['unknown', await eventsOf(owner, randomUUID())]] as const) {
     t.equal(stream.status, 404, `${what}: 404`)
     t.match(stream.headers.get('content-type'), /^application\/json/)
-    t.same(JSON.parse(stream.text), { error: 'task not found' }, `${what}: { error }`)
+    t.same(JSON.parse(stream.text), { error: 'task not found', code: 'not_found' }, `${what}: { error, code }`)
   }
   const badId = await eventsOf(owner, taskId, { 'last-event-id': 'abc' })
   t.equal(badId.status, 400)

@@ -92,7 +92,8 @@ t.test('every bound of POST /v1/tasks is a 400 naming the field, and a rejected 
     const res = await postTask(api, body)
     t.equal(res.status, 400, `${what}: 400`)
     t.match(res.body, { error: message }, `${what}: the error names the field`)
-    t.same(Object.keys(res.body), ['error'], `${what}: the body is { error }`)
+    t.same(Object.keys(res.body).sort(), ['code', 'error'], `${what}: the body is { error, code }`)
+    t.equal((res.body as { code?: string }).code, 'invalid_request', `${what}: code`)
   }
   t.equal(await taskCreatedCount(account.id), 0, 'no rejected request appended a TaskCreated')
 
@@ -124,9 +125,10 @@ t.test('8 concurrent identical POSTs: exactly one 201, seven 409, one TaskCreate
   const body = brief(await aSession(api))
   const responses = await Promise.all(Array.from({ length: 8 }, () => postTask(api, body)))
   t.same(tally(responses), { 201: 1, 409: 7 })
+  const created = responses.find((r) => r.status === 201)?.body as { task: { id: string } }
   for (const res of responses.filter((r) => r.status === 409)) {
     t.match(res.body, { error: /identical task is already pending/ }, '409 says an identical task is pending')
-    t.same(Object.keys(res.body), ['error'])
+    t.same(res.body, { error: res.body.error, code: 'identical_task_pending', existingTaskId: created.task.id }, 'and names it, for programs: { error, code, existingTaskId }')
   }
   t.equal(await taskCreatedCount(account.id), 1, 'exactly one TaskCreated stored')
 })
@@ -214,7 +216,7 @@ t.test('GET /v1/tasks/{taskId}: 400 for a malformed id, 404 for an unknown or fo
   const foreign = await alice.api.get<TaskReply>(`/v1/tasks/${bobTask}`)
   t.equal(unknown.status, 404)
   t.equal(foreign.status, 404, 'another account’s task is a 404')
-  t.same(Object.keys(unknown.body), ['error'])
+  t.same(unknown.body, { error: 'task not found', code: 'not_found' })
   t.same(foreign.body, unknown.body, 'the same body as an unknown task')
   t.equal((await bob.api.get<TaskReply>(`/v1/tasks/${bobTask}`)).status, 200, 'its owner reads it')
 })
@@ -267,7 +269,8 @@ t.test('budget 0: POST /v1/tasks is a 402 naming the budget, and nothing is appe
   const res = await postTask(api, brief(await aSession(api)))
   t.equal(res.status, 402)
   t.match(res.body, { error: /budget/ })
-  t.same(Object.keys(res.body), ['error'])
+  t.same(Object.keys(res.body).sort(), ['code', 'error'])
+  t.equal((res.body as { code?: string }).code, 'budget_exhausted')
   t.equal(await taskCreatedCount(account.id), 0)
 })
 

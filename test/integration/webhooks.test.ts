@@ -164,10 +164,10 @@ t.test("another account's webhook is not found; bodies are validated field by fi
   const { webhook } = (await owner.api.post<CreatedWebhook>('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['task.failed', 'task.completed'] })).body
   t.same(webhook.events, ['task.completed', 'task.failed'], 'events as chosen, in a stable order')
 
-  t.same(await statusAndBody(stranger.api.request('DELETE', `/v1/webhooks/${webhook.id}`)), [404, { error: 'webhook not found' }])
-  t.same(await statusAndBody(stranger.api.get(`/v1/webhooks/${webhook.id}/deliveries`)), [404, { error: 'webhook not found' }])
+  t.same(await statusAndBody(stranger.api.request('DELETE', `/v1/webhooks/${webhook.id}`)), [404, { error: 'webhook not found', code: 'not_found' }])
+  t.same(await statusAndBody(stranger.api.get(`/v1/webhooks/${webhook.id}/deliveries`)), [404, { error: 'webhook not found', code: 'not_found' }])
   t.same((await stranger.api.get<{ webhooks: unknown[] }>('/v1/webhooks')).body.webhooks, [], "the stranger's list is empty")
-  t.same(await statusAndBody(owner.api.get('/v1/webhooks/not-a-uuid/deliveries')), [400, { error: 'params.webhookId: must match format "uuid"' }])
+  t.same(await statusAndBody(owner.api.get('/v1/webhooks/not-a-uuid/deliveries')), [400, { error: 'params.webhookId: must match format "uuid"', code: 'invalid_request' }])
 
   const invalid: [unknown, RegExp][] = [
     [{}, /^body\.url: is required/],

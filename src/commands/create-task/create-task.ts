@@ -90,9 +90,9 @@ async function acquireIdentity(infra: Infra, accountId: string, lock: string, ta
     const holder = await infra.events.load(Task, { accountId, aggregateId: result.holder })
     const beingCreated = holder.state.status === 'absent' && infra.clock().getTime() - result.since.getTime() < CREATION_GRACE_MS
     if (holder.state.status === 'pending' || beingCreated) {
-      throw new ConflictError(`an identical task is already pending in this session: ${result.holder}`)
+      throw new ConflictError(`an identical task is already pending in this session: ${result.holder}`, { code: 'identical_task_pending', details: { existingTaskId: result.holder } })
     }
     await infra.pendingTasks.releaseStale(lock, result.revision)
   }
-  throw new ConflictError('an identical task is being created at this moment; retry shortly')
+  throw new ConflictError('an identical task is being created at this moment; retry shortly', { code: 'identical_task_being_created' })
 }

@@ -56,8 +56,8 @@ export type RecordedProposal = ProposedAction & { readonly taskId: string; reado
 /** Only an action awaiting approval is decided, and only once: a second decision is a conflict, whichever it is. */
 export function decideAction(command: { decision: Decision; reason: string | null; proposal: RecordedProposal }, state: ActionState): ActionEvent[] {
   const { proposal, reason } = command
-  if (state.status !== 'undecided') throw new ConflictError(`action is already ${state.status}; only an action pending approval can be approved or rejected`)
-  if (proposal.status !== 'pending_approval') throw new ConflictError(`action is ${proposal.status}; only an action pending approval can be approved or rejected`)
+  if (state.status !== 'undecided') throw new ConflictError(`action is already ${state.status}; only an action pending approval can be approved or rejected`, { code: 'action_not_pending' })
+  if (proposal.status !== 'pending_approval') throw new ConflictError(`action is ${proposal.status}; only an action pending approval can be approved or rejected`, { code: 'action_not_pending' })
   const { taskId, platform, action, summary, content } = proposal
   if (command.decision === 'approve') return [{ type: 'ActionApproved', data: { taskId, platform, action, summary, content, reason } }]
   return [{ type: 'ActionRejected', data: { taskId, platform, reason } }]

@@ -71,7 +71,7 @@ export function decideRegisterWebhook(command: RegisterWebhook, state: WebhookSt
   const problem = urlProblem(command.url)
   if (problem) throw new InvalidInputError(`body.url: ${problem}`)
   if (command.activeWebhooks >= MAX_WEBHOOKS_PER_ACCOUNT) {
-    throw new ConflictError(`an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`)
+    throw new ConflictError(`an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`, { code: 'webhook_limit_reached' })
   }
   const wanted = new Set(command.events ?? DEFAULT_WEBHOOK_EVENTS)
   const events = WEBHOOK_EVENT_TYPES.filter((type) => wanted.has(type))

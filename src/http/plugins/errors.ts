@@ -11,6 +11,7 @@ import {
 } from '../../domain/errors.js'
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
 import { PATTERN_MESSAGES } from '../schemas/common.js'
+import { errorBody, type ErrorCode } from '../schemas/errors.js'
 
 const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [InvalidInputError, 400],
@@ -21,31 +22,34 @@ const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [RateLimitedError, 429],
 ]
 
+/** What fastify's own refusals (a body it cannot parse, too large, not JSON) mean. */
+const FRAMEWORK_CODES: Readonly<Record<number, ErrorCode>> = { 400: 'malformed_request', 413: 'body_too_large', 415: 'unsupported_media_type' }
+
 /** Seconds a client is asked to wait when NATS or MongoDB is out of reach: about one election or reconnect. */
 const RETRY_AFTER_S = 2
 
-/** The one error handler: every failure leaves as `{ error }` with the right status. */
+/** The one error handler: every failure leaves as `{ error, code }` with the right status. */
 export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err.validation) {
-      return reply.code(400).send({ error: describeValidation(err.validation, err.validationContext ?? 'body') })
+      return reply.code(400).send(errorBody('invalid_request', describeValidation(err.validation, err.validationContext ?? 'body')))
     }
     const mapped = STATUS_OF.find(([type]) => err instanceof type)
-    if (mapped) {
+    if (mapped && err instanceof DomainError) {
       if (mapped[1] === 401) void reply.header('www-authenticate', 'Bearer')
-      return reply.code(mapped[1]).send({ error: err.message })
+      return reply.code(mapped[1]).send(errorBody(err.code, err.message, err.details))
     }
     if (isDependencyUnavailable(err)) {
       // Every request says so while NATS or MongoDB is away: one line each, without the stack (NatsLink and the driver log the outage itself).
       request.log.warn({ error: err.message }, 'dependency unavailable: answered 503')
-      return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send({ error: 'service temporarily unavailable, retry later' })
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send(errorBody('unavailable', 'service temporarily unavailable, retry later'))
     }
     const status = err.statusCode ?? 500
     if (status >= 400 && status < 500 && !(err instanceof DomainError)) {
-      return reply.code(status).send({ error: err.message })
+      return reply.code(status).send(errorBody(FRAMEWORK_CODES[status] ?? 'malformed_request', err.message))
     }
     request.log.error({ err }, 'unhandled error')
-    return reply.code(500).send({ error: 'internal error' })
+    return reply.code(500).send(errorBody('internal_error', 'internal error'))
   })
 })
 

@@ -5,6 +5,7 @@ import { IdempotencyStore } from '../../infra/nats/idempotency-store.js'
 import { REPLAYED_HEADER } from '../schemas/idempotency.js'
 import { isRecord } from '../validator.js'
 import { principalOf } from './auth.js'
+import { errorBody } from '../schemas/errors.js'
 
 interface Claim {
   readonly key: string
@@ -43,9 +44,9 @@ export default fp(async function idempotency(app: FastifyInstance) {
       case 'replay':
         return reply.code(begun.response.status).header(REPLAYED_HEADER, 'true').type(begun.response.contentType).send(Buffer.from(begun.response.body))
       case 'other-request':
-        return reply.code(422).send({ error: 'headers.idempotency-key: already used with a different request body; send a new key for a new request' })
+        return reply.code(422).send(errorBody('idempotency_key_reused', 'headers.idempotency-key: already used with a different request body; send a new key for a new request'))
       case 'in-flight':
-        return reply.code(409).send({ error: 'headers.idempotency-key: a request with this key is still in flight; retry once it has answered' })
+        return reply.code(409).send(errorBody('idempotency_key_in_flight', 'headers.idempotency-key: a request with this key is still in flight; retry once it has answered'))
     }
   }
 

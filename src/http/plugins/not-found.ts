@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { errorBody } from '../schemas/errors.js'
 
 /**
  * Requests no route answers. An unknown path is 404; a known path asked with a method it
@@ -24,8 +25,8 @@ export default fp(async function notFound(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? ''
     const allowed = allowedMethods(path)
-    if (allowed.length === 0) return reply.code(404).send({ error: `no route for ${request.method} ${path}` })
-    return reply.code(405).header('allow', allowed.join(', ')).send({ error: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}` })
+    if (allowed.length === 0) return reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${path}`))
+    return reply.code(405).header('allow', allowed.join(', ')).send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`))
   })
 })
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { ALL_PROJECTIONS, type ReadModels } from '../../../projections/index.js'
 import { settleWithin } from '../../infra/deadline.js'
 import { STREAM_NAMES } from '../../infra/nats/subjects.js'
-import { ErrorBody } from '../schemas/common.js'
+import { errorBody, errorSchema } from '../schemas/errors.js'
 
 /** Liveness and readiness for orchestrators, and the OpenAPI document; no key needed. */
 const system: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,15 +11,15 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/healthz', { logLevel: 'warn', schema: { response: { 200: Ok } } }, async () => ({ status: 'ok' }))
 
-  app.get('/readyz', { logLevel: 'warn', schema: { response: { 200: Ok, 503: ErrorBody } } }, async (_request, reply) => {
+  app.get('/readyz', { logLevel: 'warn', schema: { response: { 200: Ok, 503: errorSchema(503, 'Not ready: the error says what is missing', ['not_ready']) } } }, async (_request, reply) => {
     const problem = await readinessProblem()
-    if (problem) return reply.code(503).header('retry-after', '2').send({ error: `not ready: ${problem}` })
+    if (problem) return reply.code(503).header('retry-after', '2').send(errorBody('not_ready', `not ready: ${problem}`))
     return { status: 'ready' }
   })
 
   app.get('/v1/openapi.json', {
     onRequest: app.rateLimit('openapi'),
-    schema: { summary: 'This document (OpenAPI 3.1)', operationId: 'getOpenApi', tags: ['meta'], security: [], response: { 200: Type.Object({}, { additionalProperties: true }), 429: ErrorBody } },
+    schema: { summary: 'This document (OpenAPI 3.1)', operationId: 'getOpenApi', tags: ['meta'], security: [], response: { 200: Type.Object({}, { additionalProperties: true }), 429: errorSchema(429, 'Rate limited per client address; see Retry-After') } },
   }, async () => app.swagger())
 
   /** Both dependencies checked at once, each given READY_CHECK_MS: an orchestrator's probe gets its answer within a second. */

@@ -3,7 +3,8 @@ import { Type } from 'typebox'
 import { createWebhook, listDeliveries, listWebhooks, removeWebhook } from '../../api/webhooks.js'
 import { SecretBox } from '../../infra/crypto/secret-box.js'
 import { principalOf } from '../plugins/auth.js'
-import { errorResponse, errors } from '../schemas/common.js'
+import { errors } from '../schemas/common.js'
+import { errorBody, errorSchema } from '../schemas/errors.js'
 import { CreatedWebhookResponse, CreateWebhookBody, ListDeliveriesResponse, ListWebhooksResponse, WebhookParams } from '../schemas/webhooks.js'
 
 const DISABLED = 'webhooks are not enabled on this server: its operator has not set WEBHOOKS_SECRET_KEY'
@@ -21,10 +22,10 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'createWebhook',
       tags,
       body: CreateWebhookBody,
-      response: { 201: CreatedWebhookResponse, ...errors(400, 401, 409, 429), 503: errorResponse('NATS or MongoDB is out of reach, or webhooks are not enabled on this server') },
+      response: { 201: CreatedWebhookResponse, ...errors(400, 401, 409, 429), 503: errorSchema(503, 'NATS or MongoDB is out of reach, or webhooks are not enabled on this server', ['unavailable', 'webhooks_disabled']) },
     },
   }, async (request, reply) => {
-    if (!box) return reply.code(503).send({ error: DISABLED })
+    if (!box) return reply.code(503).send(errorBody('webhooks_disabled', DISABLED))
     const { accountId, keyId } = principalOf(request)
     return reply.code(201).send(await createWebhook(app.infra, box, accountId, request.body, { correlationId: request.id, keyId }))
   })

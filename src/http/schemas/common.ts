@@ -1,8 +1,8 @@
 import { Type, type TSchema } from 'typebox'
+import { errorSchema } from './errors.js'
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
-export const ErrorBody = Type.Object({ error: Type.String() }, { description: 'Every error response has this body.' })
 
 export const Uuid = Type.String({ format: 'uuid' })
 export const DateTime = Type.String({ format: 'date-time' })
@@ -54,13 +54,8 @@ export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
 /** Response schemas for the error statuses a route can answer; every route that reaches NATS or MongoDB can answer 503. */
 export function errors(...statuses: ErrorStatus[]): Record<ErrorStatus, TSchema> {
   const responses = {} as Record<ErrorStatus, TSchema>
-  for (const status of [...statuses, 503] as const) responses[status] = errorResponse(ERROR_DESCRIPTIONS[status])
+  for (const status of [...statuses, 503] as const) responses[status] = errorSchema(status, ERROR_DESCRIPTIONS[status])
   return responses
-}
-
-/** An `{ error }` response with what it means on this route. */
-export function errorResponse(description: string): TSchema {
-  return Type.Object(ErrorBody.properties, { description })
 }
 
 export function pageOf(query: { page?: number | undefined; limit?: number | undefined }): { page: number; limit: number } {

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox'
-import { errorResponse, PRINTABLE_ASCII } from './common.js'
+import { PRINTABLE_ASCII } from './common.js'
+import { errorSchema } from './errors.js'
 
 export const IDEMPOTENCY_KEY_MAX = 255
 export const REPLAYED_HEADER = 'idempotent-replayed'
@@ -27,4 +28,4 @@ export function replayable<T extends TSchema>(schema: T): T {
 }
 
 /** The 409 of a route whose only conflict is a request in flight with the same key. */
-export const IdempotencyInFlight = errorResponse('A request with the same Idempotency-Key is still in flight')
+export const IdempotencyInFlight = errorSchema(409, 'A request with the same Idempotency-Key is still in flight', ['idempotency_key_in_flight'])
