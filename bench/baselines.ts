@@ -10,7 +10,7 @@ import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream'
 import { Queue, QueueEvents, Worker } from 'bullmq'
 import { Redis } from 'ioredis'
 import Fastify from 'fastify'
-import { MongoClient, type Document } from 'mongodb'
+import { MongoClient, type Document, type IndexDescription } from 'mongodb'
 import { freePort, isListening } from '../src/infra/local/servers.js'
 
 const ENVELOPE = JSON.stringify({
@@ -99,14 +99,31 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
   }
 }
 
-/** Seconds for an unordered insertMany of `docs` (in chunks of 500) into a fresh collection. */
-export async function insertManySeconds(mongoUrl: string, docs: readonly Document[]): Promise<number> {
+/** Documents to insert into a collection of their own, with the indexes it is created with. */
+export interface InsertGroup {
+  readonly indexes: readonly IndexDescription[]
+  readonly docs: readonly Document[]
+}
+
+/**
+ * Seconds for unordered insertMany calls (chunks of 500) of each group's documents into a
+ * fresh collection created with its indexes beforehand, one writer per collection at once.
+ * With the read models' indexes this is what storing the final read models costs; with none
+ * and one group, the bare insert.
+ */
+export async function insertManySeconds(mongoUrl: string, groups: readonly InsertGroup[]): Promise<number> {
   const client = await new MongoClient(mongoUrl).connect()
-  const collection = client.db().collection(`bench_insert_${randomUUID().slice(0, 8)}`)
+  const collections = await Promise.all(groups.map(async ({ indexes }) => {
+    const collection = client.db().collection(`bench_insert_${randomUUID().slice(0, 8)}`)
+    for (const { key, ...options } of indexes) await collection.createIndex(key, options)
+    return collection
+  }))
   const started = performance.now()
-  for (let i = 0; i < docs.length; i += 500) await collection.insertMany(docs.slice(i, i + 500).map((d) => ({ ...d })), { ordered: false })
+  await Promise.all(groups.map(async ({ docs }, g) => {
+    for (let i = 0; i < docs.length; i += 500) await collections[g]!.insertMany(docs.slice(i, i + 500).map((d) => ({ ...d })), { ordered: false })
+  }))
   const seconds = (performance.now() - started) / 1000
-  await collection.drop()
+  for (const collection of collections) await collection.drop()
   await client.close()
   return seconds
 }

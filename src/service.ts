@@ -8,7 +8,7 @@ import { TaskWorker } from '../consumers/worker/worker.js'
 import { WebhookService } from '../consumers/webhooks/webhooks.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import { ALL_PROJECTIONS, PartitionLeases, Projector, watchProjectionLag } from '../projections/index.js'
+import { ALL_PROJECTIONS, PartitionLeases, Projector, watchProjectionLag, type Projection } from '../projections/index.js'
 import type { Config } from './config.js'
 import { buildServer, type MatsServer } from './http/server.js'
 import { connectInfra, type Infra } from './infra/context.js'
@@ -89,13 +89,13 @@ async function startProjector(infra: Infra, config: Config, { onProjected }: Ser
   const leases = await PartitionLeases.open(js, readModels.db.databaseName, memberId, { replicas: config.NATS_STREAM_REPLICAS, ttlMs: config.PROJECTOR_LEASE_MS })
   const projector = new Projector({ nc, js, jsm, readModels, log: log.child({ role: 'projector', memberId }) }, ALL_PROJECTIONS, leases, {
     renewMs: Math.floor(config.PROJECTOR_LEASE_MS / 5),
-    runner: (projection) => ({
-      onApplied: (events: readonly RecordedEvent[]) => {
+    runner: {
+      onApplied: (projection: Projection, events: readonly RecordedEvent[]) => {
         const last = events.at(-1)
         if (last) infra.metrics.projected(projection.name, projection.stream, last)
         onProjected?.(projection.name, events)
       },
-    }),
+    },
   })
   await projector.start()
   watchProjectionLag(infra.metrics, jsm, readModels, ALL_PROJECTIONS)

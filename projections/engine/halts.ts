@@ -3,14 +3,13 @@ import { partitionOf } from './partitions.js'
 import type { EventNotAppliedError, Projection } from './projection.js'
 import type { ReadModels, Stopped } from './read-models.js'
 
-const CHECK_MS = 250
-
 /**
- * What a live runner does when its projection cannot apply an event: retrying would fail
- * the same way forever, and skipping would leave the read model wrong without anyone knowing.
- * So it records where it stopped (shown by /readyz and `mats projections status`), stops
- * consuming, and waits: for a restart with a fixed projection (the runner then resumes from
- * its checkpoint, which is before the event), or for a rebuild to activate another generation.
+ * What a live runner does when one of its projections cannot apply an event: retrying would
+ * fail the same way forever, and skipping would leave its read model wrong without anyone
+ * knowing. So it records where that projection stopped (shown by /readyz and `mats projections
+ * status`) and stops writing it, the stream's other projections going on, until a restart with
+ * a fixed projection (which resumes from its checkpoint, before the event) or a rebuild that
+ * activates another generation.
  */
 export class Halts {
   constructor(
@@ -40,11 +39,6 @@ export class Halts {
     this.log.error({ err, projection: this.projection.name, generation, seq: stopped.seq, subject: stopped.subject },
       'projection stopped: it cannot apply this event; fix the projection and restart the projector, or rebuild (docs/operations.md)')
     return true
-  }
-
-  /** Resolves once `generation` is no longer the active one, or `stopped()` says so; polls the cached pointer, no query. */
-  async waitWhileActive(generation: number, stopped: () => boolean): Promise<void> {
-    while (!stopped() && this.readModels.generationOf(this.projection) === generation) await new Promise((r) => setTimeout(r, CHECK_MS))
   }
 
   /** Forgets the stops of `partitions` that `appliedSeq` has passed: the projection was fixed and applied the event. */

@@ -6,12 +6,12 @@ import { isWrongLastSequence } from '../../src/infra/nats/conflicts.js'
 
 const BUCKET = 'mats_projector_leases'
 
-/** Leases of one process, by projection name: partition → the KV revision it last wrote. */
+/** Leases of one process, by group name: partition → the KV revision it last wrote. */
 type Held = Map<string, Map<number, number>>
 
 /**
- * One active writer per partition of each projection, across projector processes. A lease
- * is the KV entry `<projection>.<partition>` holding its writer's id, created only if absent
+ * One active writer per partition of each group (the projections of a stream), across projector processes.
+ * A lease is the KV entry `<stream>.<partition>` holding its writer's id, created only if absent
  * and renewed with compare-and-set; the bucket's TTL removes the entries of a writer that
  * stopped renewing (it died), and another process then takes them over. Members announce
  * themselves the same way (`<database>.members.<id>`), so that each takes its fair share and an old
@@ -37,30 +37,30 @@ export class PartitionLeases {
 
   /**
    * Renews what this process holds, gives up what it holds beyond its fair share, takes
-   * free partitions up to it, and returns the partitions it holds now, by projection.
+   * free partitions up to it, and returns the partitions it holds now, by group (a stream).
    */
-  async tick(projections: readonly string[]): Promise<Map<string, number[]>> {
+  async tick(groups: readonly string[]): Promise<Map<string, number[]>> {
     await this.kv.put(this.memberKey, String(Date.now()))
     const members = await this.memberCount()
     const fairShare = Math.ceil(PARTITIONS / members)
     const owned = new Map<string, number[]>()
-    for (const projection of projections) {
-      const held = this.held.get(projection) ?? new Map<number, number>()
-      this.held.set(projection, held)
-      await this.renew(projection, held)
-      for (const partition of [...held.keys()].slice(fairShare)) await this.release(projection, held, partition)
+    for (const group of groups) {
+      const held = this.held.get(group) ?? new Map<number, number>()
+      this.held.set(group, held)
+      await this.renew(group, held)
+      for (const partition of [...held.keys()].slice(fairShare)) await this.release(group, held, partition)
       for (const partition of ALL_PARTITIONS) {
         if (held.size >= fairShare) break
-        if (!held.has(partition)) await this.take(projection, held, partition)
+        if (!held.has(partition)) await this.take(group, held, partition)
       }
-      owned.set(projection, [...held.keys()].sort((a, b) => a - b))
+      owned.set(group, [...held.keys()].sort((a, b) => a - b))
     }
     return owned
   }
 
   /** Gives every lease back (graceful shutdown): the others take over at once, not after the TTL. */
   async releaseAll(): Promise<void> {
-    for (const [projection, held] of this.held) for (const partition of [...held.keys()]) await this.release(projection, held, partition)
+    for (const [group, held] of this.held) for (const partition of [...held.keys()]) await this.release(group, held, partition)
     await this.kv.delete(this.memberKey).catch(() => undefined)
   }
 
@@ -76,14 +76,14 @@ export class PartitionLeases {
     return Math.max(1, entries.filter((entry) => entry?.operation === 'PUT').length)
   }
 
-  private leaseKey(projection: string, partition: number): string {
-    return `${this.scope}.${projection}.${partition}`
+  private leaseKey(group: string, partition: number): string {
+    return `${this.scope}.${group}.${partition}`
   }
 
-  private async renew(projection: string, held: Map<number, number>): Promise<void> {
+  private async renew(group: string, held: Map<number, number>): Promise<void> {
     for (const [partition, revision] of [...held]) {
       try {
-        held.set(partition, await this.kv.update(this.leaseKey(projection, partition), this.memberId, revision))
+        held.set(partition, await this.kv.update(this.leaseKey(group, partition), this.memberId, revision))
       } catch (err) {
         if (!isWrongRevision(err)) throw err
         held.delete(partition) // It expired and another process took it.
@@ -91,18 +91,18 @@ export class PartitionLeases {
     }
   }
 
-  private async take(projection: string, held: Map<number, number>, partition: number): Promise<void> {
+  private async take(group: string, held: Map<number, number>, partition: number): Promise<void> {
     try {
-      held.set(partition, await this.kv.create(this.leaseKey(projection, partition), this.memberId))
+      held.set(partition, await this.kv.create(this.leaseKey(group, partition), this.memberId))
     } catch (err) {
       if (!isWrongRevision(err)) throw err
     }
   }
 
-  private async release(projection: string, held: Map<number, number>, partition: number): Promise<void> {
+  private async release(group: string, held: Map<number, number>, partition: number): Promise<void> {
     const revision = held.get(partition)
     held.delete(partition)
-    await this.kv.delete(this.leaseKey(projection, partition), revision === undefined ? {} : { previousSeq: revision }).catch(() => undefined)
+    await this.kv.delete(this.leaseKey(group, partition), revision === undefined ? {} : { previousSeq: revision }).catch(() => undefined)
   }
 }
 

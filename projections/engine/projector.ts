@@ -2,6 +2,7 @@ import { settleWithin } from '../../src/infra/deadline.js'
 import type { Projection } from './projection.js'
 import type { PartitionLeases } from './leases.js'
 import { ProjectionRunner, type RunnerDeps, type RunnerOptions } from './runner.js'
+import { byStream } from './streams.js'
 
 const STOP_STEP_MS = 2000
 
@@ -12,13 +13,15 @@ interface Running {
 }
 
 /**
- * The projector role: for each projection, one runner over the partitions this process
- * holds leases on (all of them when it is the only projector; its share when there are
- * several). Every `renewMs` it renews its leases, and restarts a runner whose partitions
- * changed (taken over from a dead projector, or handed to a new one).
+ * The projector role: for each stream, one runner writing its projections over the
+ * partitions this process holds leases on (all of them when it is the only projector; its
+ * share when there are several). Every `renewMs` it renews its leases, and restarts a runner
+ * whose partitions changed (taken over from a dead projector, or handed to a new one).
  */
 export class Projector {
+  /** Runners by stream. */
   private readonly running = new Map<string, Running>()
+  private readonly streams: Map<string, Projection[]>
   private timer: NodeJS.Timeout | undefined
   private ticking: Promise<void> = Promise.resolve()
   private stopped = false
@@ -27,8 +30,10 @@ export class Projector {
     private readonly deps: RunnerDeps,
     private readonly projections: readonly Projection[],
     private readonly leases: PartitionLeases,
-    private readonly options: { readonly renewMs: number; readonly runner?: (projection: Projection) => RunnerOptions },
-  ) {}
+    private readonly options: { readonly renewMs: number; readonly runner?: RunnerOptions },
+  ) {
+    this.streams = byStream(projections)
+  }
 
   async start(): Promise<void> {
     await this.tick()
@@ -60,32 +65,32 @@ export class Projector {
 
   /** Partitions held, by projection: for `mats projections status` and tests. */
   owned(): Record<string, string> {
-    return Object.fromEntries([...this.running].map(([name, r]) => [name, r.partitions]))
+    return Object.fromEntries([...this.running].flatMap(([stream, r]) => (this.streams.get(stream) ?? []).map((p) => [p.name, r.partitions])))
   }
 
   private async tick(): Promise<void> {
     if (this.stopped) return
     try {
-      const owned = await this.leases.tick(this.projections.map((p) => p.name))
-      for (const projection of this.projections) await this.follow(projection, owned.get(projection.name) ?? [])
+      const owned = await this.leases.tick([...this.streams.keys()])
+      for (const [stream, projections] of this.streams) await this.follow(stream, projections, owned.get(stream) ?? [])
     } catch (err) {
       // NATS unreachable: the runners keep going; leases that lapse are taken over, which is harmless.
       this.deps.log.warn({ err }, 'could not renew the projection leases')
     }
   }
 
-  private async follow(projection: Projection, partitions: readonly number[]): Promise<void> {
+  private async follow(stream: string, projections: readonly Projection[], partitions: readonly number[]): Promise<void> {
     const key = partitions.join(',')
-    const current = this.running.get(projection.name)
+    const current = this.running.get(stream)
     if (current?.partitions === key) return
     if (current) {
       current.runner.stop()
       await current.done
-      this.running.delete(projection.name)
+      this.running.delete(stream)
     }
     if (partitions.length === 0 || this.stopped) return
-    const runner = new ProjectionRunner(this.deps, projection, { ...this.options.runner?.(projection), partitions })
-    this.running.set(projection.name, { partitions: key, runner, done: runner.run() })
-    this.deps.log.info({ projection: projection.name, partitions }, 'projecting partitions')
+    const runner = new ProjectionRunner(this.deps, projections, { ...this.options.runner, partitions })
+    this.running.set(stream, { partitions: key, runner, done: runner.run() })
+    this.deps.log.info({ stream, projections: projections.map((p) => p.name), partitions }, 'projecting partitions')
   }
 }

@@ -1,5 +1,6 @@
 import type { Projection } from './projection.js'
 import { ProjectionRunner, type RunnerDeps } from './runner.js'
+import { byStream } from './streams.js'
 
 export interface RebuildProgress {
   readonly projection: string
@@ -22,22 +23,26 @@ export async function rebuildProjections(
   onProgress: (progress: RebuildProgress) => void,
 ): Promise<void> {
   const { readModels } = deps
-  // The replays read different streams or the same one side by side: the store and the
-  // server work on one while this process decodes another.
-  const flipped = await Promise.all(projections.map(async (projection) => {
-    const generation = await readModels.openGeneration(projection)
-    const runner = new ProjectionRunner(deps, projection, {
-      generation,
+  // One replay per stream, for all of its projections: the stream is read once. Streams are
+  // replayed side by side: the store and the server work on one while this process decodes another.
+  const flipped = (await Promise.all([...byStream(projections).values()].map(async (members) => {
+    const generations = new Map<string, number>()
+    for (const projection of members) generations.set(projection.name, await readModels.openGeneration(projection))
+    const runner = new ProjectionRunner(deps, members, {
+      generations,
       untilCaughtUp: true,
       batchSize: REBUILD_BATCH,
-      onProgress: (applied, last) => onProgress({ projection: projection.name, phase: 'replaying', applied, last }),
+      onProgress: (projection, applied, last) => onProgress({ projection, phase: 'replaying', applied, last }),
     })
     await runner.run()
-    const applied = await readModels.checkpoint(projection, generation)
-    const previous = await readModels.activate(projection, generation)
-    onProgress({ projection: projection.name, phase: 'activated', applied, last: applied })
-    return { projection, generation: previous, replaced: previous !== generation }
-  }))
+    return Promise.all(members.map(async (projection) => {
+      const generation = generations.get(projection.name)!
+      const applied = await readModels.checkpoint(projection, generation)
+      const previous = await readModels.activate(projection, generation)
+      onProgress({ projection: projection.name, phase: 'activated', applied, last: applied })
+      return { projection, generation: previous, replaced: previous !== generation }
+    }))
+  }))).flat()
   const replaced = flipped.filter((f) => f.replaced)
   if (replaced.length === 0) return
   await new Promise((r) => setTimeout(r, readModels.staleAfterMs))

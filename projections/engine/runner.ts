@@ -5,12 +5,11 @@ import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
-import { BatchApplier } from './apply.js'
 import { batchesOf } from './batches.js'
-import { Halts } from './halts.js'
-import { ALL_PARTITIONS, partitionOf } from './partitions.js'
+import { Member } from './member.js'
+import { ALL_PARTITIONS } from './partitions.js'
 import { publishProgress } from './progress.js'
-import { EventNotAppliedError, handles, type Projection } from './projection.js'
+import { EventNotAppliedError, type Projection } from './projection.js'
 import type { ReadModels } from './read-models.js'
 
 export interface RunnerDeps {
@@ -24,80 +23,78 @@ export interface RunnerDeps {
 
 export interface RunnerOptions {
   readonly batchSize?: number
-  /** Write to this generation instead of following the active one (rebuilds). */
-  readonly generation?: number
+  /** Write to these generations, by projection name, instead of following the active ones (rebuilds). */
+  readonly generations?: ReadonlyMap<string, number>
   /** Return once every event that existed at start has been applied (rebuilds). */
   readonly untilCaughtUp?: boolean
   /** The partitions this runner writes (default: all); see partitions.ts and leases.ts. */
   readonly partitions?: readonly number[]
   /** How long a live batch waits for more events once the stream has none pending (default LINGER_MS). */
   readonly lingerMs?: number
-  readonly onProgress?: (applied: number, last: number) => void
-  /** Called once a batch is written, with its events (the benchmark measures lag with it). */
-  readonly onApplied?: (events: readonly RecordedEvent[]) => void
+  readonly onProgress?: (projection: string, applied: number, last: number) => void
+  /** Called once a batch is written, with each projection's events (the benchmark measures lag with it). */
+  readonly onApplied?: (projection: Projection, events: readonly RecordedEvent[]) => void
 }
 
 const RETRY_DELAY_MS = 1000
 /** See batches.ts: folds a task's events, which follow each other within milliseconds, into one write. */
 const LINGER_MS = 50
 const GENERATION_CHECK_MS = 250
-const IDLE_CHECKPOINT_MS = 500
 
 /**
- * Applies one projection's events, for its partitions, in stream order from their MongoDB
- * checkpoints, in batches: a batch ends when it is full or the consumer has nothing more
- * pending, so a backlog is applied in large writes and a live event is applied at once. The
- * checkpoints move only after the batch's writes, so a crash re-applies at most one batch,
- * which the `_seq` guards turn into no-ops.
+ * Applies the projections of one stream, for the partitions it holds, in stream order from
+ * their MongoDB checkpoints: one ordered consumer for all of them, each message decoded once,
+ * each projection's share of a batch written in parallel with the others'. A batch ends when
+ * it is full or the consumer has nothing more pending, so a backlog is applied in large writes
+ * and a live event at once. Checkpoints move only after the batch's writes, so a crash
+ * re-applies at most one batch, which the `_seq` guards turn into no-ops.
  */
 export class ProjectionRunner {
   private messages: ConsumerMessages | undefined
   private stopped = false
+  private readonly projections: readonly Projection[]
   private readonly batchSize: number
   private readonly partitions: readonly number[]
   private readonly poison: PoisonMessages
-  private readonly halts: Halts
-  /** The generation being written: where a stop is recorded. */
-  private generation = 0
-  private allCheckpointsWrittenAt = 0
+  /** Projections stopped on an event they cannot apply, by name, with the generation they stopped in. */
+  private readonly halted = new Map<string, number>()
 
   constructor(
     private readonly deps: RunnerDeps,
-    readonly projection: Projection,
+    projections: Projection | readonly Projection[],
     private readonly options: RunnerOptions = {},
   ) {
+    this.projections = Array.isArray(projections) ? projections : [projections as Projection]
+    const streams = new Set(this.projections.map((p) => p.stream))
+    if (streams.size !== 1) throw new Error(`a runner reads one stream; given ${[...streams].join(', ') || 'none'}`)
     this.batchSize = options.batchSize ?? 100
     this.partitions = options.partitions ?? ALL_PARTITIONS
     this.poison = new PoisonMessages(deps.readModels.db, deps.log)
-    this.halts = new Halts(deps.readModels, deps.log, projection)
+  }
+
+  /** The stream its projections read. */
+  get stream(): string {
+    return this.projections[0]!.stream
   }
 
   /**
    * Until stopped (or caught up, for a rebuild). A failure to reach NATS or MongoDB is
-   * retried from the checkpoint; an event the projection cannot apply stops a live runner
-   * (halts.ts) and fails a rebuild, since retrying it would fail the same way forever.
+   * retried from the checkpoints; an event a projection cannot apply stops that projection
+   * in a live runner (halts.ts), the others going on, and fails a rebuild, since retrying it
+   * would fail the same way forever.
    */
   async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        const finished = await this.runGeneration()
+        const finished = await this.runOnce()
         if (finished) return
       } catch (err) {
         if (this.stopped) return
         if (err instanceof EventNotAppliedError && !this.live) throw err
-        if (err instanceof EventNotAppliedError && (await this.halts.record(this.generation, err))) {
-          await this.halts.waitWhileActive(this.generation, () => this.stopped)
-          continue
-        }
-        this.deps.log.error({ err, projection: this.projection.name }, 'projection failed; resuming from its checkpoint')
+        this.deps.log.error({ err, projections: this.projections.map((p) => p.name) }, 'projection failed; resuming from its checkpoint')
         await new Promise((r) => setTimeout(r, RETRY_DELAY_MS))
       }
     }
-  }
-
-  /** Following the active generation for good, not replaying into one (rebuilds, tests' catch-ups). */
-  private get live(): boolean {
-    return this.options.generation === undefined && !this.options.untilCaughtUp
   }
 
   stop(): void {
@@ -105,67 +102,77 @@ export class ProjectionRunner {
     void this.messages?.close()
   }
 
-  /** True when done for good; false to restart (the active generation changed). */
-  private async runGeneration(): Promise<boolean> {
-    const { js, readModels } = this.deps
-    const generation = this.options.generation ?? readModels.generationOf(this.projection)
-    this.generation = generation
-    const collection = readModels.collection(this.projection, generation)
-    const all = await readModels.partitionCheckpoints(this.projection, generation)
-    const checkpoints = new Map(this.partitions.map((n) => [n, all[n] ?? 0]))
-    const from = Math.min(...checkpoints.values())
+  /** Following the active generations for good, not replaying into given ones (rebuilds, tests' catch-ups). */
+  private get live(): boolean {
+    return this.options.generations === undefined && !this.options.untilCaughtUp
+  }
+
+  private generationOf(projection: Projection): number {
+    return this.options.generations?.get(projection.name) ?? this.deps.readModels.generationOf(projection)
+  }
+
+  /** True when done for good; false to start over (a generation changed, a stopped projection was fixed). */
+  private async runOnce(): Promise<boolean> {
+    const members = await this.openMembers()
+    if (members.length === 0) return this.waitWhileAllHalted()
+    const from = Math.min(...members.map((m) => m.from))
     const last = await this.lastSequence()
     if (this.options.untilCaughtUp && from >= last) return true
 
-    // Unfiltered on purpose: the checkpoint is a position in the stream, so it must pass
-    // over the events this projection ignores too, or "caught up" could never be seen.
-    const consumer = await js.consumers.get(this.projection.stream, {
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: from + 1,
-    })
+    // Unfiltered on purpose: a checkpoint is a position in the stream, so it must pass over
+    // the events its projection ignores too, or "caught up" could never be seen.
+    const consumer = await this.deps.js.consumers.get(this.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from + 1 })
     this.messages = await consumer.consume({ max_messages: this.batchSize })
-    const watch = this.watchGeneration(generation)
+    const watch = this.watchGenerations(members)
     try {
       if (this.stopped) return true
-      return await this.applyAll(collection, generation, checkpoints, last)
+      return await this.applyAll(members, last)
     } finally {
       clearInterval(watch)
       await closeOrdered(consumer, this.messages)
     }
   }
 
+  private async openMembers(): Promise<Member[]> {
+    const live = this.live
+    const members: Member[] = []
+    for (const projection of this.projections) {
+      const generation = this.generationOf(projection)
+      if (this.halted.get(projection.name) === generation) continue
+      this.halted.delete(projection.name)
+      members.push(await Member.open(projection, generation, this.partitions, this.deps.readModels, this.deps.log, { live }))
+    }
+    return members
+  }
+
+  /** Every projection stopped: nothing to read until a rebuild activates another generation of one. */
+  private async waitWhileAllHalted(): Promise<boolean> {
+    while (!this.stopped && this.projections.every((p) => this.halted.get(p.name) === this.generationOf(p))) {
+      await new Promise((r) => setTimeout(r, GENERATION_CHECK_MS))
+    }
+    return this.stopped
+  }
+
   /**
-   * A rebuild may flip the active generation while this runner idles on the old one:
-   * it then stops consuming and starts over on the new one, at once, not at its next event.
+   * A rebuild may flip a projection's active generation while this runner idles on the old
+   * one: it then stops consuming and starts over on the new one, at once, not at its next event.
    */
-  private watchGeneration(generation: number): NodeJS.Timeout | undefined {
-    if (this.options.generation !== undefined) return undefined
+  private watchGenerations(members: readonly Member[]): NodeJS.Timeout | undefined {
+    if (this.options.generations !== undefined) return undefined
     const timer = setInterval(() => {
-      if (this.deps.readModels.generationOf(this.projection) !== generation) void this.messages?.close()
+      const moved = this.projections.some((p) => (members.find((m) => m.projection === p)?.generation ?? this.halted.get(p.name)) !== this.deps.readModels.generationOf(p))
+      if (moved) void this.messages?.close()
     }, GENERATION_CHECK_MS)
     timer.unref()
     return timer
   }
 
-  /**
-   * An event this runner writes: one its projection handles, of one of its partitions, past
-   * that partition's checkpoint. Told from the subject (`mats.<category>.<account>.<aggregate>.<type>`),
-   * so that the events of other partitions are never decoded.
-   */
-  private owns(subject: string, seq: number, checkpoints: ReadonlyMap<number, number>): boolean {
-    const [, , accountId = '', , type = ''] = subject.split('.')
-    const applied = checkpoints.get(partitionOf(accountId))
-    return applied !== undefined && seq > applied && handles(this.projection, type)
-  }
-
-  private async applyAll(collection: ReturnType<ReadModels['collection']>, generation: number, checkpoints: ReadonlyMap<number, number>, last: number): Promise<boolean> {
+  private async applyAll(members: Member[], last: number): Promise<boolean> {
     if (!this.messages) return true
-    const sharedWithCommands = this.projection.inline && this.options.generation === undefined
-    const applier = new BatchApplier(collection, this.projection, { sharedWithCommands })
     const lingerMs = this.options.untilCaughtUp ? 0 : (this.options.lingerMs ?? LINGER_MS)
     for await (const messages of batchesOf(this.messages, this.batchSize, lingerMs)) {
       // On a failure, close before leaving the loop: leaving waits for the consumer's pending read, which only a close (or the next message) ends.
-      const goOn = await this.applyBatch(applier, generation, checkpoints, last, messages).catch((err: unknown) => {
+      const goOn = await this.applyBatch(members, last, messages).catch((err: unknown) => {
         void this.messages?.close()
         throw err
       })
@@ -175,52 +182,61 @@ export class ProjectionRunner {
     return this.stopped || this.options.untilCaughtUp === true
   }
 
-  /** Writes one batch and moves the checkpoints past it; false when the runner should stop reading. */
-  private async applyBatch(applier: BatchApplier, generation: number, checkpoints: ReadonlyMap<number, number>, last: number, messages: readonly JsMsg[]): Promise<boolean> {
-    const { readModels } = this.deps
+  /** Writes one batch for every member and moves their checkpoints past it; false when the runner should stop reading. */
+  private async applyBatch(members: Member[], last: number, messages: readonly JsMsg[]): Promise<boolean> {
     const msg = messages.at(-1)!
-    const batch = await this.decodeOwned(messages, checkpoints)
-    await applier.apply(batch)
-    await readModels.advance(this.projection, generation, msg.seq, this.checkpointsToWrite(batch, msg))
-    await this.halts.clearPassed(generation, this.partitions, msg.seq)
-    if (this.deps.nc) publishProgress(this.deps.nc, this.projection, generation, msg.seq, this.partitions)
-    this.options.onApplied?.(batch)
-    this.options.onProgress?.(msg.seq, Math.max(last, msg.seq + msg.info.pending))
+    const shares = await this.decodeShares(members, messages)
+    const failures = await Promise.all(members.map((member) => member.applier.apply(shares.get(member) ?? []).then(() => null, (err: unknown) => err)))
+    for (const [i, failure] of failures.entries()) if (failure !== null) await this.halt(members[i]!, failure)
+    members.splice(0, members.length, ...members.filter((m) => !this.halted.has(m.projection.name)))
+    await Promise.all(members.map((member) => this.advance(member, shares.get(member) ?? [], msg, last)))
+    if (members.length === 0) return false
     if (this.options.untilCaughtUp && msg.info.pending === 0) return false
     if (this.stopped) return false
-    return this.options.generation !== undefined || readModels.generationOf(this.projection) === generation
+    return this.options.generations !== undefined || members.every((m) => this.deps.readModels.generationOf(m.projection) === m.generation)
   }
 
   /**
-   * Each partition has a checkpoint document of its own (read-models.ts). While more events
-   * are pending, the partitions the batch wrote to move theirs, and the others every
-   * IDLE_CHECKPOINT_MS (so that progress shows); once caught up, every partition held moves to
-   * the batch's end, so that an idle partition's checkpoint reaches the stream's head too.
-   * Progress announcements carry all of them after every batch.
+   * A live runner stops a projection that cannot apply an event, where it is (halts.ts): it
+   * no longer writes, and its checkpoint stays before the event. Anything else fails the batch.
    */
-  private checkpointsToWrite(batch: readonly RecordedEvent[], last: JsMsg): readonly number[] {
-    const now = Date.now()
-    if (last.info.pending === 0 || now - this.allCheckpointsWrittenAt >= IDLE_CHECKPOINT_MS) {
-      this.allCheckpointsWrittenAt = now
-      return this.partitions
-    }
-    return [...new Set(batch.map((event) => partitionOf(event.accountId)))]
+  private async halt(member: Member, failure: unknown): Promise<void> {
+    if (!(failure instanceof EventNotAppliedError) || !this.live) throw failure
+    if (!(await member.halts.record(member.generation, failure))) throw failure
+    this.halted.set(member.projection.name, member.generation)
   }
 
-  /** The events this runner writes; a message that is not an event is recorded and skipped (the checkpoint passes it). */
-  private async decodeOwned(messages: readonly JsMsg[], checkpoints: ReadonlyMap<number, number>): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = []
+  private async advance(member: Member, events: readonly RecordedEvent[], msg: JsMsg, last: number): Promise<void> {
+    const { readModels, nc } = this.deps
+    const { projection, generation } = member
+    await readModels.advance(projection, generation, msg.seq, member.checkpointsToWrite(events, msg))
+    await member.halts.clearPassed(generation, this.partitions, msg.seq)
+    if (nc) publishProgress(nc, projection, generation, msg.seq, this.partitions)
+    this.options.onApplied?.(projection, events)
+    this.options.onProgress?.(projection.name, msg.seq, Math.max(last, msg.seq + msg.info.pending))
+  }
+
+  /**
+   * Each member's events of the batch. A message is decoded once, for all the members that
+   * write it; one that is not an event is recorded by each of them and skipped (their
+   * checkpoints pass it).
+   */
+  private async decodeShares(members: readonly Member[], messages: readonly JsMsg[]): Promise<Map<Member, RecordedEvent[]>> {
+    const shares = new Map<Member, RecordedEvent[]>(members.map((m) => [m, []]))
     for (const msg of messages) {
-      if (!this.owns(msg.subject, msg.seq, checkpoints)) continue
+      const owners = members.filter((m) => m.owns(msg))
+      if (owners.length === 0) continue
       const decoded = tryDecodeEvent(msg)
-      if (!(decoded instanceof UndecodableMessageError)) events.push(decoded)
-      else await this.poison.record({ stream: this.projection.stream, seq: msg.seq, subject: msg.subject, reason: decoded.reason }, `projection:${this.projection.name}`)
+      for (const owner of owners) {
+        if (!(decoded instanceof UndecodableMessageError)) shares.get(owner)!.push(decoded)
+        else await this.poison.record({ stream: this.stream, seq: msg.seq, subject: msg.subject, reason: decoded.reason }, `projection:${owner.projection.name}`)
+      }
     }
-    return events
+    return shares
   }
 
   private async lastSequence(): Promise<number> {
-    const info = await this.deps.jsm.streams.info(this.projection.stream)
+    const info = await this.deps.jsm.streams.info(this.stream)
     return info.state.last_seq
   }
 }

@@ -1,5 +1,6 @@
 import { ALL_PROJECTIONS, ProjectionRunner, ReadModels } from '../../projections/index.js'
 import type { Infra } from '../../src/infra/context.js'
+import { byStream } from '../../projections/engine/streams.js'
 
 export type Snapshot = Record<string, unknown[]>
 
@@ -29,5 +30,6 @@ export async function readModelsIn(infra: Infra, database: string): Promise<Read
 /** Runs every projection until it has applied everything in its stream. */
 export async function catchUp(infra: Infra, readModels: ReadModels, batchSize?: number): Promise<void> {
   const deps = { js: infra.js, jsm: infra.jsm, readModels, log: infra.log }
-  await Promise.all(ALL_PROJECTIONS.map((p) => new ProjectionRunner(deps, p, { untilCaughtUp: true, ...(batchSize ? { batchSize } : {}) }).run()))
+  // One runner per stream for its projections, as the projector and rebuilds run them.
+  await Promise.all([...byStream(ALL_PROJECTIONS).values()].map((projections) => new ProjectionRunner(deps, projections, { untilCaughtUp: true, ...(batchSize ? { batchSize } : {}) }).run()))
 }

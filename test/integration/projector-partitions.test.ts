@@ -34,7 +34,7 @@ async function holders(): Promise<Map<number, string>> {
   const kv = await new Kvm(infra.js).open('mats_projector_leases')
   for (let partition = 0; partition < PARTITIONS; partition++) {
     // Before a projector has created the bucket, nobody holds anything.
-    const entry = await kv.get(`${DATABASE}.sessions.${partition}`).catch(() => null)
+    const entry = await kv.get(`${DATABASE}.MATS_SESSIONS.${partition}`).catch(() => null)
     if (entry && entry.operation === 'PUT') held.set(partition, entry.string())
   }
   return held
