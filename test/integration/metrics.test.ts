@@ -27,7 +27,7 @@ t.test('GET /metrics: requests by route pattern, tasks by agent and event, runs,
   const text = await until('the tasks projection to be measured', async () => {
     const res = await fetch(`${service.url}/metrics`)
     const body = await res.text()
-    return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain') && body.includes('mats_projection_lag_seconds{projection="tasks"') && body
+    return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain') && body.includes('mats_projection_applied_sequence{projection="tasks"') && body
   })
   const role = 'role="api+worker+projector'
   t.equal(valueOf(text, 'mats_http_requests_total{', 'route="/v1/tasks"', 'method="POST"', 'status="201"', role), 1, 'POST /v1/tasks counted once')
