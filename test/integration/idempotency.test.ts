@@ -48,6 +48,7 @@ t.test('given a key, when the same POST /v1/tasks comes again, then the first an
   t.equal(again.status, 201, 'same status')
   t.same(again.body, first.body, 'same body')
   t.equal(replayed(again), 'true', 'Idempotent-Replayed: true')
+  t.equal(again.headers.get('location'), first.headers.get('location'), 'the same Location')
   t.same(reordered.body, first.body, 'the same JSON with its keys in another order is the same body')
   t.equal(replayed(reordered), 'true')
   t.equal(await tasksInLog(service.infra, account.id), 1, 'one task in the log')

@@ -25,7 +25,7 @@ type OpenApiDoc = {
   servers: { url: string }[]
   paths: Record<string, Record<string, Operation>>
   security?: SecurityRequirement[]
-  components: { securitySchemes: Record<string, { type: string; scheme?: string }> }
+  components: { securitySchemes: Record<string, { type: string; scheme?: string }>; schemas?: Record<string, Schema>; headers?: Record<string, { schema: Schema }> }
 }
 
 /**
@@ -69,7 +69,12 @@ function operationsOf(doc: OpenApiDoc): [string, string, Operation][] {
     Object.entries(item).filter(([method]) => HTTP_METHODS.has(method)).map(([method, op]): [string, string, Operation] => [path, method, op]))
 }
 
-const jsonSchemaOf = (media: Record<string, Media> | undefined): Schema | undefined => media?.['application/json']?.schema
+/** A media type's schema, its `$ref` to a named component followed. */
+function jsonSchemaOf(doc: OpenApiDoc, media: Record<string, Media> | undefined): Schema | undefined {
+  const schema = media?.['application/json']?.schema
+  const ref = typeof schema?.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined
+  return ref === undefined ? schema : doc.components.schemas?.[ref]
+}
 const plain = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema))
 
 t.test('given no key, when GET /v1/openapi.json, then it is a valid OpenAPI 3.1 document', async (t) => {
@@ -114,7 +119,7 @@ t.test('given the document, then every error response is a JSON object with a re
     for (const [status, response] of Object.entries(op.responses)) {
       if (Number(status) < 400) continue
       seen++
-      const schema = jsonSchemaOf(response.content)
+      const schema = jsonSchemaOf(doc, response.content)
       const where = `${method.toUpperCase()} ${path} ${status}`
       t.equal(schema?.type, 'object', `${where}: an object`)
       t.ok(schema?.required?.includes('error'), `${where}: error is required`)
@@ -131,9 +136,10 @@ t.test('given the document, then every error response is a JSON object with a re
 })
 
 t.test('given POST /sessions, then its request body schema is the TypeBox schema that validates the route', async (t) => {
-  const op = (await theDocument()).paths['/sessions']?.post
+  const doc = await theDocument()
+  const op = doc.paths['/sessions']?.post
   t.equal(op?.requestBody?.required, true, 'a body is required')
-  const schema = jsonSchemaOf(op?.requestBody?.content)
+  const schema = jsonSchemaOf(doc, op?.requestBody?.content)
   t.match(schema, {
     type: 'object',
     required: ['name'],
@@ -199,7 +205,8 @@ t.test('given the list operations, then page and limit declare a maximum, so no 
 })
 
 t.test('given POST /tasks, then instruction is declared not blank, as the route checks', async (t) => {
-  const schema = jsonSchemaOf((await theDocument()).paths['/tasks']?.post?.requestBody?.content)
+  const doc = await theDocument()
+  const schema = jsonSchemaOf(doc, doc.paths['/tasks']?.post?.requestBody?.content)
   t.match(schema?.properties?.instruction, { type: 'string', minLength: 4, maxLength: 4000, pattern: '\\S' })
   t.same(schema, plain(CreateTaskBody), 'identical to CreateTaskBody')
 })
@@ -214,4 +221,31 @@ t.test('given the POSTs that create, then they declare the Idempotency-Key heade
     t.match(op?.responses['422']?.description, /Idempotency-Key/, `POST ${path}: 422 says what it means`)
     t.match(op?.responses['409']?.description, /Idempotency-Key/, `POST ${path}: 409 says what it means`)
   }
+})
+
+t.test('given the document, then resources, bodies and errors are named components, referenced where they are used', async (t) => {
+  const doc = await theDocument()
+  const names = Object.keys(doc.components.schemas ?? {})
+  for (const name of ['Task', 'Session', 'Agent', 'Action', 'Webhook', 'Delivery', 'Pagination', 'CreateTaskBody', 'TaskResponse', 'ListTasksResponse', 'Error400', 'Error404', 'Error409', 'Error503']) {
+    t.ok(names.includes(name), `components.schemas.${name}`)
+  }
+  const created = doc.paths['/tasks']?.post?.responses['201']?.content?.['application/json']?.schema
+  t.same(created, { $ref: '#/components/schemas/TaskResponse' }, 'POST /tasks 201 refers to TaskResponse')
+  t.same(doc.components.schemas?.TaskResponse?.properties?.task, { $ref: '#/components/schemas/Task' }, 'which refers to Task')
+  t.same(doc.paths['/tasks']?.post?.requestBody?.content['application/json']?.schema, { $ref: '#/components/schemas/CreateTaskBody' })
+  t.notOk(JSON.stringify(doc.paths).includes('"title"'), 'no titled schema is left inline')
+})
+
+t.test('given the document, then every response declares the headers sent with it', async (t) => {
+  const doc = await theDocument()
+  t.same(Object.keys(doc.components.headers ?? {}).sort(), ['Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After'])
+  for (const [path, method, op] of operationsOf(doc)) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      const where = `${method.toUpperCase()} ${path} ${status}`
+      const headers = Object.keys(response.headers ?? {})
+      t.ok(headers.includes('RateLimit') && headers.includes('RateLimit-Policy'), `${where}: RateLimit and RateLimit-Policy`)
+      if (status === '429' || status === '503') t.ok(headers.includes('Retry-After'), `${where}: Retry-After`)
+    }
+  }
+  t.ok(doc.paths['/tasks']?.post?.responses['201']?.headers?.Location, 'POST /tasks 201: Location')
 })

@@ -61,9 +61,10 @@ t.test('POST /v1/tasks answers 201 { task }: pending, with exactly the spec Task
     id: UUID, sessionId, agentType: 'growth-marketer', taskType: 'instruction', status: 'pending',
     instruction: 'Write three launch posts for LinkedIn', result: null, error: null, createdAt: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/, startedAt: null, completedAt: null,
   })
-  const read = await api.get<TaskReply>(`/v1/tasks/${task?.id}`)
+  t.equal(res.headers.get('location'), `/v1/tasks/${task?.id}`, 'Location names the task')
+  const read = await api.get<TaskReply>(res.headers.get('location') ?? '')
   t.equal(read.status, 200)
-  t.same(read.body.task, task, 'GET /v1/tasks/{id} returns the same task')
+  t.same(read.body.task, task, 'GET of the Location returns the same task')
   t.equal(await taskCreatedCount(account.id), 1, 'one TaskCreated stored')
 })
 

@@ -42,6 +42,7 @@ export default fp(async function idempotency(app: FastifyInstance) {
         claims.set(request, { key, revision: begun.revision, fingerprint })
         return undefined
       case 'replay':
+        if (begun.response.location) void reply.header('location', begun.response.location)
         return reply.code(begun.response.status).header(REPLAYED_HEADER, 'true').type(begun.response.contentType).send(Buffer.from(begun.response.body))
       case 'other-request':
         return reply.code(422).send(errorBody('idempotency_key_reused', 'headers.idempotency-key: already used with a different request body; send a new key for a new request'))
@@ -56,7 +57,8 @@ export default fp(async function idempotency(app: FastifyInstance) {
     claims.delete(request)
     try {
       if (reply.statusCode < 500 && typeof payload === 'string') {
-        const response = { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? 'application/json'), body: payload }
+        const location = reply.getHeader('location')
+        const response = { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? 'application/json'), body: payload, ...(typeof location === 'string' ? { location } : {}) }
         if (!(await store.complete(claim.key, claim.revision, claim.fingerprint, response))) request.log.warn('idempotency key taken over before its answer was stored')
       } else {
         await store.abandon(claim.key, claim.revision)

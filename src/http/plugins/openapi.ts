@@ -1,12 +1,14 @@
 import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { withComponents, type OpenApiDocument } from '../openapi-components.js'
 
 export const API_PREFIX = '/v1'
 
 /**
  * The OpenAPI 3.1 document is generated from the same TypeBox schemas that validate the
- * routes. Paths are relative to the server URL, which ends in `/v1` as the spec says.
+ * routes, with named component schemas and declared response headers. Paths are relative to
+ * the server URL, which ends in `/v1` as the spec says.
  */
 export default fp(async function openapi(app: FastifyInstance) {
   const base = app.infra.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? ''
@@ -26,5 +28,7 @@ export default fp(async function openapi(app: FastifyInstance) {
       if (!url.startsWith(`${API_PREFIX}/`)) return { schema: { ...schema, hide: true }, url }
       return { schema, url: url.slice(API_PREFIX.length) }
     },
+    // Named, reused component schemas and the response headers (openapi-components.ts).
+    transformObject: (documents) => ('openapiObject' in documents ? withComponents(documents.openapiObject as OpenApiDocument) : documents.swaggerObject),
   })
 })

@@ -11,7 +11,7 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/healthz', { logLevel: 'warn', schema: { response: { 200: Ok } } }, async () => ({ status: 'ok' }))
 
-  app.get('/readyz', { logLevel: 'warn', schema: { response: { 200: Ok, 503: errorSchema(503, 'Not ready: the error says what is missing', ['not_ready']) } } }, async (_request, reply) => {
+  app.get('/readyz', { logLevel: 'warn', schema: { response: { 200: Ok, 503: errorSchema(503, 'Not ready: the error says what is missing', { codes: ['not_ready'], title: 'NotReadyError' }) } } }, async (_request, reply) => {
     const problem = await readinessProblem()
     if (problem) return reply.code(503).header('retry-after', '2').send(errorBody('not_ready', `not ready: ${problem}`))
     return { status: 'ready' }

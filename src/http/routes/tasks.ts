@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
+import { API_PREFIX } from '../plugins/openapi.js'
 import { errors } from '../schemas/common.js'
 import { IdempotencyKeyHeader, replayable } from '../schemas/idempotency.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../schemas/tasks.js'
@@ -19,7 +20,8 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { accountId, keyId } = principalOf(request)
-    return reply.code(201).send(await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId }))
+    const created = await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId })
+    return reply.code(201).header('location', `${API_PREFIX}/tasks/${created.task.id}`).send(created)
   })
 
   app.get('/tasks', {

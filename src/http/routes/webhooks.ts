@@ -22,7 +22,7 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'createWebhook',
       tags,
       body: CreateWebhookBody,
-      response: { 201: CreatedWebhookResponse, ...errors(400, 401, 409, 429), 503: errorSchema(503, 'NATS or MongoDB is out of reach, or webhooks are not enabled on this server', ['unavailable', 'webhooks_disabled']) },
+      response: { 201: CreatedWebhookResponse, ...errors(400, 401, 409, 429), 503: errorSchema(503, 'NATS or MongoDB is out of reach, or webhooks are not enabled on this server', { codes: ['unavailable', 'webhooks_disabled'], title: 'WebhooksUnavailableError' }) },
     },
   }, async (request, reply) => {
     if (!box) return reply.code(503).send(errorBody('webhooks_disabled', DISABLED))

@@ -18,13 +18,13 @@ export const Action = Type.Object({
   reason: Nullable(Type.String({ description: 'The reason given with the decision' })),
   proposedAt: DateTime,
   decidedAt: Nullable(DateTime),
-})
+}, { title: 'Action' })
 
 export const ActionParams = Type.Object({ actionId: Uuid }, { additionalProperties: false })
 
 export const DecisionBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Recorded with the decision' })) },
-  { additionalProperties: false },
+  { title: 'DecisionBody', additionalProperties: false },
 )
 export type DecisionBody = Static<typeof DecisionBody>
 
@@ -40,6 +40,6 @@ export const DecideActionInput = Type.Object(
 export const PendingApprovalsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
 export type PendingApprovalsQuery = Static<typeof PendingApprovalsQuery>
 
-export const ActionResponse = Type.Object({ action: Action })
-export const TaskActionsResponse = Type.Object({ actions: Type.Array(Action) })
-export const PendingApprovalsResponse = Type.Object({ actions: Type.Array(Action), pagination: Pagination })
+export const ActionResponse = Type.Object({ action: Action }, { title: 'ActionResponse' })
+export const TaskActionsResponse = Type.Object({ actions: Type.Array(Action) }, { title: 'TaskActionsResponse' })
+export const PendingApprovalsResponse = Type.Object({ actions: Type.Array(Action), pagination: Pagination }, { title: 'PendingApprovalsResponse' })

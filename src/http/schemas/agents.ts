@@ -9,6 +9,6 @@ export const Agent = Type.Object({
   description: Type.String(),
   isSupervisor: Type.Boolean({ description: 'True only for growth-marketer, which can delegate to all specialists' }),
   subspecialties: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), description: Type.String() })),
-})
+}, { title: 'Agent' })
 
-export const ListAgentsResponse = Type.Object({ agents: Type.Array(Agent) })
+export const ListAgentsResponse = Type.Object({ agents: Type.Array(Agent) }, { title: 'ListAgentsResponse' })

@@ -36,7 +36,7 @@ export const Pagination = Type.Object({
   limit: Type.Integer(),
   total: Type.Integer(),
   totalPages: Type.Integer(),
-})
+}, { title: 'Pagination' })
 
 const ERROR_DESCRIPTIONS = {
   400: 'Validation error; the message names the field',

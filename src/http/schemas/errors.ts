@@ -64,11 +64,15 @@ const CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   webhooks_disabled: 'webhooks are not enabled on this server',
 }
 
-/** The error body schema of one status: its codes listed, each with what it means. */
-export function errorSchema(status: ErrorStatusWithCode, description: string, codes: readonly ErrorCode[] = ERROR_CODES[status]): TSchema {
+/**
+ * The error body schema of one status: its codes listed, each with what it means; named
+ * `Error<status>` in the OpenAPI components, or `title` when a route narrows the codes.
+ */
+export function errorSchema(status: ErrorStatusWithCode, description: string, narrowed?: { readonly codes: readonly ErrorCode[]; readonly title: string }): TSchema {
+  const codes = narrowed?.codes ?? ERROR_CODES[status]
   return Type.Object({
     error: Type.String({ description: 'What went wrong, for people; a validation error names the field first (`body.name: …`)' }),
     code: Type.String({ enum: [...codes], description: `Stable, for programs: ${codes.map((code) => `\`${code}\`: ${CODE_MEANINGS[code]}`).join('; ')}` }),
     ...(status === 409 ? { existingTaskId: Type.Optional(Type.String({ format: 'uuid', description: 'With `identical_task_pending`: the pending task' })) } : {}),
-  }, { description })
+  }, { title: narrowed?.title ?? `Error${status}`, description })
 }

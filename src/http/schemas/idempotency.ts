@@ -28,4 +28,4 @@ export function replayable<T extends TSchema>(schema: T): T {
 }
 
 /** The 409 of a route whose only conflict is a request in flight with the same key. */
-export const IdempotencyInFlight = errorSchema(409, 'A request with the same Idempotency-Key is still in flight', ['idempotency_key_in_flight'])
+export const IdempotencyInFlight = errorSchema(409, 'A request with the same Idempotency-Key is still in flight', { codes: ['idempotency_key_in_flight'], title: 'IdempotencyInFlightError' })

@@ -8,6 +8,6 @@ export const ApiKeyInfo = Type.Object({
   createdAt: DateTime,
   lastUsedAt: Type.Optional(Nullable(DateTime)),
   expiresAt: Type.Optional(Nullable(DateTime)),
-})
+}, { title: 'ApiKeyInfo' })
 
-export const MeResponse = Type.Object({ key: ApiKeyInfo })
+export const MeResponse = Type.Object({ key: ApiKeyInfo }, { title: 'MeResponse' })

@@ -13,7 +13,7 @@ export const Session = Type.Object({
   companyUrl: Type.Optional(Nullable(Type.String())),
   autonomy: Autonomy,
   createdAt: DateTime,
-})
+}, { title: 'Session' })
 
 export const CreateSessionBody = Type.Object(
   {
@@ -24,11 +24,11 @@ export const CreateSessionBody = Type.Object(
     targetAudience: Type.Optional(Type.String({ maxLength: 300 })),
     autonomy: Type.Optional(Autonomy),
   },
-  { additionalProperties: false },
+  { title: 'CreateSessionBody', additionalProperties: false },
 )
 export type CreateSessionBody = Static<typeof CreateSessionBody>
 
 export const ListSessionsQuery = Type.Object(PageQuery, { additionalProperties: false })
 
-export const SessionResponse = Type.Object({ session: Session })
-export const ListSessionsResponse = Type.Object({ sessions: Type.Array(Session), pagination: Pagination })
+export const SessionResponse = Type.Object({ session: Session }, { title: 'SessionResponse' })
+export const ListSessionsResponse = Type.Object({ sessions: Type.Array(Session), pagination: Pagination }, { title: 'ListSessionsResponse' })

@@ -18,7 +18,7 @@ export const Task = Type.Object({
   createdAt: Type.Optional(Nullable(DateTime)),
   startedAt: Type.Optional(Nullable(DateTime)),
   completedAt: Type.Optional(Nullable(DateTime)),
-})
+}, { title: 'Task' })
 
 export const CreateTaskBody = Type.Object(
   {
@@ -29,7 +29,7 @@ export const CreateTaskBody = Type.Object(
     priority: Type.Optional(Type.Enum([...PRIORITIES], { default: 'normal', description: 'Waiting high tasks start before normal ones, normal before low' })),
     waitSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 120, default: 0, description: 'Hold the response until the task ends or this many seconds pass' })),
   },
-  { additionalProperties: false },
+  { title: 'CreateTaskBody', additionalProperties: false },
 )
 export type CreateTaskBody = Static<typeof CreateTaskBody>
 
@@ -41,5 +41,5 @@ export type ListTasksQuery = Static<typeof ListTasksQuery>
 
 export const TaskParams = Type.Object({ taskId: Uuid }, { additionalProperties: false })
 
-export const TaskResponse = Type.Object({ task: Task })
-export const ListTasksResponse = Type.Object({ tasks: Type.Array(Task), pagination: Pagination })
+export const TaskResponse = Type.Object({ task: Task }, { title: 'TaskResponse' })
+export const ListTasksResponse = Type.Object({ tasks: Type.Array(Task), pagination: Pagination }, { title: 'ListTasksResponse' })

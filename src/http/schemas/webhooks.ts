@@ -9,7 +9,7 @@ export const Webhook = Type.Object({
   url: Type.String({ description: 'Where deliveries are POSTed' }),
   events: Type.Array(WebhookEventType),
   createdAt: DateTime,
-})
+}, { title: 'Webhook' })
 
 export const CreateWebhookBody = Type.Object(
   {
@@ -20,7 +20,7 @@ export const CreateWebhookBody = Type.Object(
     }),
     events: Type.Optional(Type.Array(WebhookEventType, { minItems: 1, uniqueItems: true, description: 'Default: all four task events' })),
   },
-  { additionalProperties: false },
+  { title: 'CreateWebhookBody', additionalProperties: false },
 )
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>
 
@@ -30,9 +30,9 @@ export const CreatedWebhookResponse = Type.Object({
     pattern: '^whsec_',
     description: 'The Standard Webhooks signing secret (`whsec_` + base64 key). Shown only in this response: keep it to verify `webhook-signature`',
   }),
-})
+}, { title: 'CreatedWebhookResponse' })
 
-export const ListWebhooksResponse = Type.Object({ webhooks: Type.Array(Webhook) })
+export const ListWebhooksResponse = Type.Object({ webhooks: Type.Array(Webhook) }, { title: 'ListWebhooksResponse' })
 
 export const WebhookParams = Type.Object({ webhookId: Uuid }, { additionalProperties: false })
 
@@ -45,8 +45,8 @@ export const Delivery = Type.Object({
   error: Nullable(Type.String()),
   willRetry: Type.Boolean({ description: 'Whether another attempt is scheduled' }),
   attemptedAt: DateTime,
-})
+}, { title: 'Delivery' })
 
 export const ListDeliveriesResponse = Type.Object({
   deliveries: Type.Array(Delivery, { description: 'The last 100 attempts, newest first' }),
-})
+}, { title: 'ListDeliveriesResponse' })

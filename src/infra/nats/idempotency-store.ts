@@ -22,6 +22,8 @@ export interface StoredResponse {
   readonly status: number
   readonly contentType: string
   readonly body: string
+  /** The Location of a created resource, when the answer had one. */
+  readonly location?: string
 }
 
 type Entry =
@@ -64,7 +66,7 @@ export class IdempotencyStore {
       if (!found || found.operation !== 'PUT') continue
       const entry = parseEntry(found.string())
       if (entry && entry.fingerprint !== fingerprint) return { kind: 'other-request' }
-      if (entry?.state === 'done') return { kind: 'replay', response: { status: entry.status, contentType: entry.contentType, body: entry.body } }
+      if (entry?.state === 'done') return { kind: 'replay', response: { status: entry.status, contentType: entry.contentType, body: entry.body, ...(entry.location ? { location: entry.location } : {}) } }
       if (entry && now - entry.startedAt < IN_FLIGHT_STALE_MS) return { kind: 'in-flight' }
       // Stale or unreadable: taken over by compare-and-set, so only one request gets it.
       const taken = await this.whenFree(() => this.kv.update(key, inFlight, found.revision))
@@ -106,7 +108,8 @@ function parseEntry(text: string): Entry | undefined {
   const { fingerprint } = value
   if (value.state === 'in-flight' && typeof value.startedAt === 'number') return { state: 'in-flight', fingerprint, startedAt: value.startedAt }
   if (value.state === 'done' && typeof value.status === 'number' && typeof value.contentType === 'string' && typeof value.body === 'string') {
-    return { state: 'done', fingerprint, status: value.status, contentType: value.contentType, body: value.body }
+    const location = typeof value.location === 'string' ? { location: value.location } : {}
+    return { state: 'done', fingerprint, status: value.status, contentType: value.contentType, body: value.body, ...location }
   }
   return undefined
 }
