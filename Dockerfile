@@ -6,7 +6,9 @@ ARG NODE_IMAGE=node:24.20.0-trixie-slim
 # Build: compile the TypeScript sources into dist/ with every dependency (tsc is a devDependency).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
+# The lock names the workspace packages/client (the typed client): npm ci needs its manifest.
 COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/package.json
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin bin
@@ -23,6 +25,7 @@ WORKDIR /app
 
 # Dependencies first, so that a source change does not reinstall them.
 COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/package.json
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY bin bin
 COPY --from=build /app/dist dist

@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { PAGE_MAX } from '../../src/http/schemas/common.js'
 import { CreateSessionBody, ListSessionsQuery } from '../../src/http/schemas/sessions.js'
@@ -248,4 +249,10 @@ t.test('given the document, then every response declares the headers sent with i
     }
   }
   t.ok(doc.paths['/tasks']?.post?.responses['201']?.headers?.Location, 'POST /tasks 201: Location')
+})
+
+t.test('given the served document, then it is the committed docs/openapi.json, which the typed client is generated from (else run npm run docs:openapi)', async (t) => {
+  const doc = await theDocument()
+  const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as OpenApiDoc
+  t.same({ ...doc, servers: [{ url: '/v1' }] }, committed)
 })
