@@ -14,8 +14,24 @@ import { MongoClient, type Document, type IndexDescription } from 'mongodb'
 import { freePort, isListening } from '../src/infra/local/servers.js'
 
 const ENVELOPE = JSON.stringify({
-  id: randomUUID(), type: 'TaskCreated', version: 1, occurredAt: new Date().toISOString(), accountId: randomUUID(), aggregateId: randomUUID(),
-  data: { sessionId: randomUUID(), agentType: 'seo', taskType: 'instruction', instruction: 'Plan the launch posts for the spring collection', title: null, priority: 'normal', fingerprint: 'f'.repeat(64), parentTaskId: null, billingMonth: '2026-11', reservedMicros: 10000 },
+  id: randomUUID(),
+  type: 'TaskCreated',
+  version: 1,
+  occurredAt: new Date().toISOString(),
+  accountId: randomUUID(),
+  aggregateId: randomUUID(),
+  data: {
+    sessionId: randomUUID(),
+    agentType: 'seo',
+    taskType: 'instruction',
+    instruction: 'Plan the launch posts for the spring collection',
+    title: null,
+    priority: 'normal',
+    fingerprint: 'f'.repeat(64),
+    parentTaskId: null,
+    billingMonth: '2026-11',
+    reservedMicros: 10000,
+  },
   metadata: { correlationId: randomUUID(), causationId: null, keyId: randomUUID() },
 })
 
@@ -27,12 +43,14 @@ export async function rawPublishRate(natsUrl: string, seconds: number, inFlight:
   await jsm.streams.add({ name: 'BENCH_RAW', subjects: ['bench.raw.>'], storage: StorageType.File }).catch(() => undefined)
   const until = Date.now() + seconds * 1000
   let published = 0
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (Date.now() < until) {
-      await js.publish(`bench.raw.${randomUUID()}`, ENVELOPE, { msgID: randomUUID() })
-      published++
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (Date.now() < until) {
+        await js.publish(`bench.raw.${randomUUID()}`, ENVELOPE, { msgID: randomUUID() })
+        published++
+      }
+    }),
+  )
   await jsm.streams.purge('BENCH_RAW')
   await nc.close()
   return published / seconds
@@ -66,13 +84,15 @@ export async function bullmqBurst(redisUrl: string, jobs: number, inFlight: numb
   })
   const started = Date.now()
   let next = 0
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    for (let i = next++; i < jobs; i = next++) {
-      const id = randomUUID()
-      added.set(id, Date.now())
-      await queue.add('noop', { i }, { jobId: id, removeOnComplete: true })
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      for (let i = next++; i < jobs; i = next++) {
+        const id = randomUUID()
+        added.set(id, Date.now())
+        await queue.add('noop', { i }, { jobId: id, removeOnComplete: true })
+      }
+    }),
+  )
   await allDone
   const rate = jobs / ((Date.now() - started) / 1000)
   await Promise.all([worker.close(), events.close(), queue.obliterate({ force: true }).then(() => queue.close())])
@@ -92,10 +112,11 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
   }
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: () => new Promise((done) => {
-      child.once('exit', () => done())
-      child.kill('SIGTERM')
-    }),
+    stop: () =>
+      new Promise((done) => {
+        child.once('exit', () => done())
+        child.kill('SIGTERM')
+      }),
   }
 }
 
@@ -113,15 +134,23 @@ export interface InsertGroup {
  */
 export async function insertManySeconds(mongoUrl: string, groups: readonly InsertGroup[]): Promise<number> {
   const client = await new MongoClient(mongoUrl).connect()
-  const collections = await Promise.all(groups.map(async ({ indexes }) => {
-    const collection = client.db().collection(`bench_insert_${randomUUID().slice(0, 8)}`)
-    for (const { key, ...options } of indexes) await collection.createIndex(key, options)
-    return collection
-  }))
+  const collections = await Promise.all(
+    groups.map(async ({ indexes }) => {
+      const collection = client.db().collection(`bench_insert_${randomUUID().slice(0, 8)}`)
+      for (const { key, ...options } of indexes) await collection.createIndex(key, options)
+      return collection
+    }),
+  )
   const started = performance.now()
-  await Promise.all(groups.map(async ({ docs }, g) => {
-    for (let i = 0; i < docs.length; i += 500) await collections[g]!.insertMany(docs.slice(i, i + 500).map((d) => ({ ...d })), { ordered: false })
-  }))
+  await Promise.all(
+    groups.map(async ({ docs }, g) => {
+      for (let i = 0; i < docs.length; i += 500)
+        await collections[g]!.insertMany(
+          docs.slice(i, i + 500).map((d) => ({ ...d })),
+          { ordered: false },
+        )
+    }),
+  )
   const seconds = (performance.now() - started) / 1000
   for (const collection of collections) await collection.drop()
   await client.close()
@@ -135,6 +164,11 @@ export async function bareFindOne(mongoUrl: string, collectionName: string): Pro
   const app = Fastify()
   app.get<{ Params: { id: string } }>('/tasks/:id', async (request) => ({ task: await collection.findOne({ _id: request.params.id }) }))
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  return { url, stop: async () => { await app.close(); await client.close() } }
+  return {
+    url,
+    stop: async () => {
+      await app.close()
+      await client.close()
+    },
+  }
 }
-

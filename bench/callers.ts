@@ -20,12 +20,17 @@ export async function aBenchCaller(service: RunningService & { url: string }): P
   const { key } = await createApiKey(service.infra, { accountId: account.id, name: 'bench' }, operator())
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   const res = await fetch(`${service.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) })
-  const { session } = await res.json() as { session: { id: string } }
+  const { session } = (await res.json()) as { session: { id: string } }
   const caller: BenchCaller = {
-    service, url: service.url, accountId: account.id, headers, sessionId: session.id, taskId: '',
+    service,
+    url: service.url,
+    accountId: account.id,
+    headers,
+    sessionId: session.id,
+    taskId: '',
     async pickTask() {
       const list = await fetch(`${service.url}/v1/tasks?limit=1`, { headers })
-      const { tasks } = await list.json() as { tasks: { id: string }[] }
+      const { tasks } = (await list.json()) as { tasks: { id: string }[] }
       if (!tasks[0]) throw new Error('the account has no task to read')
       caller.taskId = tasks[0].id
     },

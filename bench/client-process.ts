@@ -18,7 +18,9 @@ function ask(job: Job): Promise<number | Burst> {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(import.meta.url), ['--client'], { execArgv: ['--import', 'tsx'] })
     child.once('message', (answer: Answer) => ('measured' in answer ? resolve(answer.measured) : reject(new Error(answer.failed))))
-    child.once('exit', (code) => { if (code !== 0) reject(new Error(`client process exited with ${code}`)) })
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`client process exited with ${code}`))
+    })
     child.send(job)
   })
 }
@@ -29,9 +31,12 @@ export const burstApart = (...args: Parameters<typeof matsBurst>) => ask({ kind:
 
 async function run(job: Job): Promise<number | Burst> {
   switch (job.kind) {
-    case 'post': return postRate(...job.args)
-    case 'get': return getRate(...job.args)
-    case 'burst': return matsBurst(...job.args)
+    case 'post':
+      return postRate(...job.args)
+    case 'get':
+      return getRate(...job.args)
+    case 'burst':
+      return matsBurst(...job.args)
   }
 }
 

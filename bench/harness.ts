@@ -30,7 +30,13 @@ export async function benchServers(options: { syncAlways?: boolean } = {}): Prom
   }
 }
 
-export async function benchService(natsUrl: string, mongoUrl: string, env: Record<string, string>, roles: Role[] = ['api', 'projector'], hooks: ServiceHooks = {}): Promise<RunningService & { url: string }> {
+export async function benchService(
+  natsUrl: string,
+  mongoUrl: string,
+  env: Record<string, string>,
+  roles: Role[] = ['api', 'projector'],
+  hooks: ServiceHooks = {},
+): Promise<RunningService & { url: string }> {
   const config = loadConfig({ NATS_URL: natsUrl, MONGODB_URL: mongoUrl, PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...env })
   const service = await startService(config, pino({ level: process.env.LOG_LEVEL ?? 'silent' }), new Set(roles), hooks)
   return { ...service, url: service.url!, stop: () => service.stop() }

@@ -59,13 +59,15 @@ export async function jetStreamFloorBurst(natsUrl: string, jobs: number, inFligh
 
   const began = Date.now()
   let next = 0
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    for (let i = next++; i < jobs; i = next++) {
-      const task = randomUUID()
-      createdAt.set(task, Date.now())
-      await js.publish(`${root}.${task}.created`, CREATED, { msgID: randomUUID() })
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      for (let i = next++; i < jobs; i = next++) {
+        const task = randomUUID()
+        createdAt.set(task, Date.now())
+        await js.publish(`${root}.${task}.created`, CREATED, { msgID: randomUUID() })
+      }
+    }),
+  )
   await Promise.all([allSeen, working])
   const rate = jobs / ((Date.now() - began) / 1000)
   await reader.close()

@@ -14,11 +14,13 @@ export async function postRate(url: string, headers: Record<string, string>, ses
     url: `${url}/v1/tasks`,
     connections,
     duration: seconds,
-    requests: [{
-      method: 'POST',
-      headers,
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ sessionId, instruction: `Benchmark brief ${run}-${n++}: plan the launch posts` }) }),
-    }],
+    requests: [
+      {
+        method: 'POST',
+        headers,
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ sessionId, instruction: `Benchmark brief ${run}-${n++}: plan the launch posts` }) }),
+      },
+    ],
   })
   const failed = result.non2xx + result.errors + result.timeouts
   if (failed > 0) throw new Error(`POST /v1/tasks: ${failed} requests were not 201`)
@@ -54,7 +56,7 @@ export async function matsBurst(url: string, headers: Record<string, string>, se
     for (let i = next++; i < count; i = next++) {
       const at = Date.now()
       const res = await fetch(`${url}/v1/tasks`, { method: 'POST', headers, body: JSON.stringify({ sessionId, instruction: `Burst brief ${run}-${i}: plan the launch posts` }) })
-      const body = await res.json() as { task?: { id: string } }
+      const body = (await res.json()) as { task?: { id: string } }
       if (res.status !== 201 || !body.task) throw new Error(`POST /v1/tasks: ${res.status} ${JSON.stringify(body)}`)
       created.push({ id: body.task.id, at })
     }
@@ -74,7 +76,7 @@ export async function matsBurst(url: string, headers: Record<string, string>, se
 
 async function statusOf(url: string, headers: Record<string, string>, taskId: string): Promise<string> {
   const res = await fetch(`${url}/v1/tasks/${taskId}`, { headers })
-  const { task } = await res.json() as { task: { status: string } }
+  const { task } = (await res.json()) as { task: { status: string } }
   return task.status
 }
 

@@ -27,8 +27,10 @@ const unlimited = await benchService(servers.natsUrl, servers.mongoUrl, { RATE_L
 const account = await createAccount(limited.infra, { name: 'bench' }, operator())
 const { key } = await createApiKey(limited.infra, { accountId: account.id, name: 'bench' }, operator())
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-const session = await (await fetch(`${limited.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) })).json() as { session: { id: string } }
-const created = await (await fetch(`${limited.url}/v1/tasks`, { method: 'POST', headers, body: JSON.stringify({ sessionId: session.session.id, instruction: 'Benchmark task' }) })).json() as { task: { id: string } }
+const session = (await (await fetch(`${limited.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) })).json()) as { session: { id: string } }
+const created = (await (await fetch(`${limited.url}/v1/tasks`, { method: 'POST', headers, body: JSON.stringify({ sessionId: session.session.id, instruction: 'Benchmark task' }) })).json()) as {
+  task: { id: string }
+}
 const taskId = created.task.id
 
 // The floor: a bare fastify route doing the same findOne on the same collection.

@@ -43,7 +43,9 @@ try {
     const docs = groups.flatMap((group) => group.docs)
     const indexed = await insertManySeconds(servers.mongoUrl, groups)
     const bare = await insertManySeconds(servers.mongoUrl, [{ indexes: [], docs }])
-    say(`round ${round}: rebuild to the last flip ${seconds.toFixed(1)} s; insertMany of the ${docs.length.toLocaleString('en-US')} final documents with the read models' indexes ${indexed.toFixed(1)} s (ratio ${(seconds / indexed).toFixed(2)}, goal ≤ 2), without indexes ${bare.toFixed(1)} s (ratio ${(seconds / bare).toFixed(2)})`)
+    say(
+      `round ${round}: rebuild to the last flip ${seconds.toFixed(1)} s; insertMany of the ${docs.length.toLocaleString('en-US')} final documents with the read models' indexes ${indexed.toFixed(1)} s (ratio ${(seconds / indexed).toFixed(2)}, goal ≤ 2), without indexes ${bare.toFixed(1)} s (ratio ${(seconds / bare).toFixed(2)})`,
+    )
   }
 } finally {
   await service.stop()

@@ -16,24 +16,43 @@ const IN_FLIGHT = 64
 export async function seedTasks(infra: Infra, accountId: string, count: number): Promise<void> {
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
   const sessionId = randomUUID()
-  await infra.events.append(Session, { accountId, aggregateId: sessionId }, [
-    { type: 'SessionCreated', data: { name: 'seeded', companyName: null, companyUrl: null, industry: null, targetAudience: null } },
-  ], { expectedVersion: 0, metadata, now: new Date() })
+  await infra.events.append(
+    Session,
+    { accountId, aggregateId: sessionId },
+    [{ type: 'SessionCreated', data: { name: 'seeded', companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
+    { expectedVersion: 0, metadata, now: new Date() },
+  )
   let next = 0
   const one = async (i: number) => {
     const instruction = `Seeded brief number ${i}: plan the launch posts for the spring collection`
     const month = new Date().toISOString().slice(0, 7)
     const billing = { billingMonth: month, reservedMicros: 10_000 }
     const drafts: TaskEvent[] = [
-      { type: 'TaskCreated', data: { sessionId, agentType: 'seo', taskType: 'instruction', instruction, title: null, priority: 'normal', fingerprint: taskFingerprint(sessionId, 'seo', instruction), parentTaskId: null, ...billing } },
+      {
+        type: 'TaskCreated',
+        data: {
+          sessionId,
+          agentType: 'seo',
+          taskType: 'instruction',
+          instruction,
+          title: null,
+          priority: 'normal',
+          fingerprint: taskFingerprint(sessionId, 'seo', instruction),
+          parentTaskId: null,
+          ...billing,
+        },
+      },
       { type: 'TaskStarted', data: { workerId: 'seed' } },
       { type: 'TaskCompleted', data: { result: RESULT, usage: { provider: 'offline', model: 'seed', inputTokens: 300, outputTokens: 400 }, costMicros: 190, learnedFacts: [], ...billing } },
     ]
     // A worker may claim the task between its TaskCreated and TaskStarted: it then runs it.
-    await infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() })
-      .catch((err: unknown) => { if (!(err instanceof ConcurrencyError)) throw err })
+    await infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() }).catch((err: unknown) => {
+      if (!(err instanceof ConcurrencyError)) throw err
+    })
   }
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    for (let i = next++; i < count; i = next++) await one(i)
-  }))
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (let i = next++; i < count; i = next++) await one(i)
+    }),
+  )
 }

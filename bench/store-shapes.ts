@@ -27,7 +27,20 @@ const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 10_000)
 const CLIENTS = 4
 const PER_ACCOUNT = 1000
 
-type Task = { _id: string; accountId: string; sessionId: string; agentType: string; status: string; priority: string; title: string; instruction: string; result: string | null; createdAt: string; _seq: number; updatedAt?: string }
+type Task = {
+  _id: string
+  accountId: string
+  sessionId: string
+  agentType: string
+  status: string
+  priority: string
+  title: string
+  instruction: string
+  result: string | null
+  createdAt: string
+  _seq: number
+  updatedAt?: string
+}
 
 const AGENTS = ['copywriter', 'seo', 'social', 'email', 'ads', 'analytics', 'research', 'brand', 'pr', 'strategy']
 const STATUSES = ['pending', 'running', 'completed', 'failed']
@@ -36,15 +49,23 @@ const RESULT = `## Summary\n\n${'The brief was analysed against the brand guide 
 
 // Documents are a pure function of their index, so every server gets the same data and answers.
 const hex = (i: number, salt: string) => createHash('sha1').update(`${salt}:${i}`).digest('hex')
-const taskId = (i: number) => { const h = hex(i, 'task'); return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}` }
+const taskId = (i: number) => {
+  const h = hex(i, 'task')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
 const accountId = (a: number) => `account-${String(a).padStart(4, '0')}`
 function task(i: number, seq: number): Task {
   const r = parseInt(hex(i, 'attributes').slice(0, 8), 16)
   const status = STATUSES[r % 4]!
   const agentType = AGENTS[(r >>> 2) % 10]!
   return {
-    _id: taskId(i), accountId: accountId(Math.floor(i / PER_ACCOUNT)), sessionId: `session-${Math.floor(i / 20)}`, agentType, status,
-    priority: PRIORITIES[(r >>> 8) % 3]!, title: `Task ${i} for ${agentType} (rev ${seq})`,
+    _id: taskId(i),
+    accountId: accountId(Math.floor(i / PER_ACCOUNT)),
+    sessionId: `session-${Math.floor(i / 20)}`,
+    agentType,
+    status,
+    priority: PRIORITIES[(r >>> 8) % 3]!,
+    title: `Task ${i} for ${agentType} (rev ${seq})`,
     instruction: `Write ${agentType} material for campaign ${i % 97}.`.padEnd(200, ' Keep to the audience, the offer and the brand voice.'),
     result: status === 'completed' || status === 'failed' ? `# Result of task ${i}\n\n${RESULT}` : null,
     createdAt: new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 60_000).toISOString(), // 3 share a createdAt: _id breaks the tie
@@ -69,12 +90,23 @@ async function measure(colls: Collection<Task>[], op: (c: Collection<Task>) => P
   const failed = new Set<Collection<Task>>()
   const phase = async (seconds: number) => {
     const start = performance.now()
-    await Promise.all(colls.filter((c) => !failed.has(c)).map(async (c) => {
-      while (performance.now() - start < seconds * 1000) {
-        const since = performance.now()
-        try { units += await op(c) } catch (e) { failed.add(c); if (timedOut(since)) timeouts++; else errors.add((e as Error).message); break }
-      }
-    }))
+    await Promise.all(
+      colls
+        .filter((c) => !failed.has(c))
+        .map(async (c) => {
+          while (performance.now() - start < seconds * 1000) {
+            const since = performance.now()
+            try {
+              units += await op(c)
+            } catch (e) {
+              failed.add(c)
+              if (timedOut(since)) timeouts++
+              else errors.add((e as Error).message)
+              break
+            }
+          }
+        }),
+    )
     return (performance.now() - start) / 1000
   }
   await phase(WARMUP)
@@ -91,7 +123,9 @@ async function runSize(size: number, setup: MongoClient, clients: MongoClient[])
   const cells = new Map<string, Cell>()
   const dbName = `store_shapes_${size}`
   let stage = 'dropDatabase'
-  const staged = (e: Error): never => { throw new Error(`${stage}: ${e.message}`) }
+  const staged = (e: Error): never => {
+    throw new Error(`${stage}: ${e.message}`)
+  }
   await setup.db(dbName).dropDatabase().catch(staged)
   const coll = setup.db(dbName).collection<Task>('tasks')
   const colls = clients.map((c) => c.db(dbName).collection<Task>('tasks'))
@@ -102,7 +136,10 @@ async function runSize(size: number, setup: MongoClient, clients: MongoClient[])
   cells.set('load: insertMany(50), 1 client  docs/s', { value: String(Math.round(size / ((performance.now() - t) / 1000))) })
   t = performance.now()
   const indexErrors: string[] = []
-  const indexes: Record<string, 1 | -1>[] = [{ accountId: 1, createdAt: -1, _id: -1 }, { accountId: 1, status: 1, createdAt: -1, _id: -1 }]
+  const indexes: Record<string, 1 | -1>[] = [
+    { accountId: 1, createdAt: -1, _id: -1 },
+    { accountId: 1, status: 1, createdAt: -1, _id: -1 },
+  ]
   for (const keys of indexes) {
     await coll.createIndex(keys).catch((e: Error) => indexErrors.push(`${JSON.stringify(keys)}: ${e.message}`))
   }
@@ -111,9 +148,27 @@ async function runSize(size: number, setup: MongoClient, clients: MongoClient[])
   // The list queries' answers for the last account, against the same sort done here.
   const account = Array.from({ length: PER_ACCOUNT }, (_, k) => task(size - PER_ACCOUNT + k, 1))
   const newestFirst = (a: Task, b: Task) => (a.createdAt === b.createdAt ? (a._id < b._id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1)
-  const expected = [account, account.filter((d) => d.status === 'failed')].map((docs) => docs.sort(newestFirst).slice(0, 25).map((d) => d._id).join())
+  const expected = [account, account.filter((d) => d.status === 'failed')].map((docs) =>
+    docs
+      .sort(newestFirst)
+      .slice(0, 25)
+      .map((d) => d._id)
+      .join(),
+  )
   stage = 'list check'
-  const got = await Promise.all([{}, { status: 'failed' }].map(async (f) => (await coll.find({ accountId: account[0]!.accountId, ...f }).sort({ createdAt: -1, _id: -1 }).limit(25).toArray()).map((d) => d._id).join())).catch(staged)
+  const got = await Promise.all(
+    [{}, { status: 'failed' }].map(async (f) =>
+      (
+        await coll
+          .find({ accountId: account[0]!.accountId, ...f })
+          .sort({ createdAt: -1, _id: -1 })
+          .limit(25)
+          .toArray()
+      )
+        .map((d) => d._id)
+        .join(),
+    ),
+  ).catch(staged)
   const wrong = got.map((g, k) => (g === expected[k] ? '' : `${k ? 'status-filtered ' : ''}list answered ${g.slice(0, 80)}..., expected ${expected[k]!.slice(0, 80)}...`)).filter(Boolean)
   cells.set('list queries return the expected 25 ids', wrong.length ? { value: 'NO', note: wrong.join('; ') } : { value: 'yes' })
 
@@ -128,13 +183,27 @@ async function runSize(size: number, setup: MongoClient, clients: MongoClient[])
       for (const i of picked) busy.delete(i)
       if (performance.now() - waiting > TIMEOUT_MS / 2) throw new Error(`no ${n} free ids: the others are held by timed-out writes`)
       picked = []
-      for (let tries = 0; picked.length < n && tries < n * 20; tries++) { const i = rnd(size); if (!busy.has(i)) { busy.add(i); picked.push(i) } }
+      for (let tries = 0; picked.length < n && tries < n * 20; tries++) {
+        const i = rnd(size)
+        if (!busy.has(i)) {
+          busy.add(i)
+          picked.push(i)
+        }
+      }
       if (picked.length < n) await new Promise((resolve) => setTimeout(resolve, 1))
     }
     const writes = picked.map((i) => ({ filter: { _id: taskId(i), _seq: seqs[i]! }, replacement: task(i, seqs[i]! + 1) }))
     const since = performance.now()
     try {
-      const matched = n === 1 ? (await c.replaceOne(writes[0]!.filter, writes[0]!.replacement)).matchedCount : (await c.bulkWrite(writes.map((replaceOne): AnyBulkWriteOperation<Task> => ({ replaceOne })), { ordered: false })).matchedCount
+      const matched =
+        n === 1
+          ? (await c.replaceOne(writes[0]!.filter, writes[0]!.replacement)).matchedCount
+          : (
+              await c.bulkWrite(
+                writes.map((replaceOne): AnyBulkWriteOperation<Task> => ({ replaceOne })),
+                { ordered: false },
+              )
+            ).matchedCount
       if (matched !== n) throw new Error(`replace matched ${matched} of ${n}`)
       for (const i of picked) seqs[i]! += 1
     } catch (e) {
@@ -146,29 +215,101 @@ async function runSize(size: number, setup: MongoClient, clients: MongoClient[])
   }
   const accounts = size / PER_ACCOUNT
   let next = size
-  const expect = (ok: boolean, what: string) => { if (!ok) throw new Error(`wrong result: ${what}`) }
+  const expect = (ok: boolean, what: string) => {
+    if (!ok) throw new Error(`wrong result: ${what}`)
+  }
   const ops: [string, (c: Collection<Task>) => Promise<number>, string?][] = [
-    ['findOne {_id}  ops/s', async (c) => { expect((await c.findOne({ _id: taskId(rnd(size)) })) !== null, 'findOne found nothing'); return 1 }],
-    ['find {_id: {$in: 50 ids}}  ops/s', async (c) => {
-      const ids = [...new Set(Array.from({ length: 50 }, () => taskId(rnd(size))))]
-      const n = (await c.find({ _id: { $in: ids } }).toArray()).length
-      expect(n === ids.length, `$in found ${n} of ${ids.length}`)
-      return 1
-    }],
-    ['list: find {accountId} sort limit 25  ops/s', async (c) => { expect((await c.find({ accountId: accountId(rnd(accounts)) }).sort({ createdAt: -1, _id: -1 }).limit(25).toArray()).length === 25, 'list not 25'); return 1 }],
-    ['list + status filter  ops/s', async (c) => { expect((await c.find({ accountId: accountId(rnd(accounts)), status: STATUSES[rnd(4)]! }).sort({ createdAt: -1, _id: -1 }).limit(25).toArray()).length === 25, 'list not 25'); return 1 }],
-    ['countDocuments {accountId}  ops/s', async (c) => { const n = await c.countDocuments({ accountId: accountId(rnd(accounts)) }); expect(n === PER_ACCOUNT, `count ${n}`); return 1 }],
-    ['updateOne {_id} $set  ops/s', async (c) => { expect((await c.updateOne({ _id: taskId(rnd(size)) }, { $set: { priority: 'high', updatedAt: new Date().toISOString() } })).matchedCount === 1, 'updateOne matched 0'); return 1 }],
+    [
+      'findOne {_id}  ops/s',
+      async (c) => {
+        expect((await c.findOne({ _id: taskId(rnd(size)) })) !== null, 'findOne found nothing')
+        return 1
+      },
+    ],
+    [
+      'find {_id: {$in: 50 ids}}  ops/s',
+      async (c) => {
+        const ids = [...new Set(Array.from({ length: 50 }, () => taskId(rnd(size))))]
+        const n = (await c.find({ _id: { $in: ids } }).toArray()).length
+        expect(n === ids.length, `$in found ${n} of ${ids.length}`)
+        return 1
+      },
+    ],
+    [
+      'list: find {accountId} sort limit 25  ops/s',
+      async (c) => {
+        expect(
+          (
+            await c
+              .find({ accountId: accountId(rnd(accounts)) })
+              .sort({ createdAt: -1, _id: -1 })
+              .limit(25)
+              .toArray()
+          ).length === 25,
+          'list not 25',
+        )
+        return 1
+      },
+    ],
+    [
+      'list + status filter  ops/s',
+      async (c) => {
+        expect(
+          (
+            await c
+              .find({ accountId: accountId(rnd(accounts)), status: STATUSES[rnd(4)]! })
+              .sort({ createdAt: -1, _id: -1 })
+              .limit(25)
+              .toArray()
+          ).length === 25,
+          'list not 25',
+        )
+        return 1
+      },
+    ],
+    [
+      'countDocuments {accountId}  ops/s',
+      async (c) => {
+        const n = await c.countDocuments({ accountId: accountId(rnd(accounts)) })
+        expect(n === PER_ACCOUNT, `count ${n}`)
+        return 1
+      },
+    ],
+    [
+      'updateOne {_id} $set  ops/s',
+      async (c) => {
+        expect((await c.updateOne({ _id: taskId(rnd(size)) }, { $set: { priority: 'high', updatedAt: new Date().toISOString() } })).matchedCount === 1, 'updateOne matched 0')
+        return 1
+      },
+    ],
     ['replaceOne {_id,_seq}  ops/s', (c) => replace(c, 1)],
     ['bulkWrite 50 replaceOne, unordered  ops/s', (c) => replace(c, 50)],
-    ['insertMany(50)  docs/s', async (c) => { const from = next; next += 50; expect((await c.insertMany(Array.from({ length: 50 }, (_, k) => task(from + k, 1)))).insertedCount === 50, 'insertMany'); return 50 }],
+    [
+      'insertMany(50)  docs/s',
+      async (c) => {
+        const from = next
+        next += 50
+        expect((await c.insertMany(Array.from({ length: 50 }, (_, k) => task(from + k, 1)))).insertedCount === 50, 'insertMany')
+        return 50
+      },
+    ],
     ['bulkWrite 500 replaceOne, unordered  ops/s', (c) => replace(c, Math.min(500, size / 2)), 'hung'],
   ]
   // A timed-out call may still run on the server and hold up the next operation: wait for a write to get through.
   async function drain(): Promise<string> {
     const start = performance.now()
     while (performance.now() - start < 120_000) {
-      if (await clients[0]!.db(dbName).collection('drain').insertOne({}).then(() => true, () => false)) return `; a write got through ${((performance.now() - start) / 1000).toFixed(1)} s later`
+      if (
+        await clients[0]!
+          .db(dbName)
+          .collection('drain')
+          .insertOne({})
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        return `; a write got through ${((performance.now() - start) / 1000).toFixed(1)} s later`
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     wedged = true
@@ -181,7 +322,11 @@ async function runSize(size: number, setup: MongoClient, clients: MongoClient[])
     if (cell.note?.includes('timed out')) cell.note += await drain()
     cells.set(name, cell)
   }
-  if (!wedged) await setup.db(dbName).dropDatabase().catch((e: Error) => process.stderr.write(`  ${size}: dropDatabase failed: ${e.message}\n`))
+  if (!wedged)
+    await setup
+      .db(dbName)
+      .dropDatabase()
+      .catch((e: Error) => process.stderr.write(`  ${size}: dropDatabase failed: ${e.message}\n`))
   return cells
 }
 
@@ -206,4 +351,14 @@ console.log(`${server}, ${CLIENTS} clients, ${WARMUP} s warm-up + ${SECONDS} s p
 for (const r of rows) console.log(r.map((v, k) => (k ? v.padStart(widths[k]!) : v.padEnd(widths[k]!))).join('  '))
 const notes = SIZES.flatMap((s) => [...(results.get(s) ?? [])].filter(([, c]) => c.note).map(([name, c]) => `${s} ${name.replace(/ {2}.*/, '')}: ${c.note}`))
 for (const n of notes) console.log(`* ${n}`)
-console.log(JSON.stringify({ server, clients: CLIENTS, warmup: WARMUP, seconds: SECONDS, timeoutMs: TIMEOUT_MS, results: Object.fromEntries(SIZES.map((s) => [s, Object.fromEntries([...(results.get(s) ?? [])].map(([k, c]) => [k, c.value]))])), notes }))
+console.log(
+  JSON.stringify({
+    server,
+    clients: CLIENTS,
+    warmup: WARMUP,
+    seconds: SECONDS,
+    timeoutMs: TIMEOUT_MS,
+    results: Object.fromEntries(SIZES.map((s) => [s, Object.fromEntries([...(results.get(s) ?? [])].map(([k, c]) => [k, c.value]))])),
+    notes,
+  }),
+)

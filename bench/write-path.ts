@@ -36,8 +36,19 @@ const WORKER_CONCURRENCY = 4
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
 interface Figures {
-  post: number[]; publish: number[]; postAll: number[]; burst: number[]; bull: number[]; p50: number[]; bullP50: number[]; floor: number[]; floorP50: number[]
-  list: number[]; listStatus: number[]; get: number[]; bare: number[]
+  post: number[]
+  publish: number[]
+  postAll: number[]
+  burst: number[]
+  bull: number[]
+  p50: number[]
+  bullP50: number[]
+  floor: number[]
+  floorP50: number[]
+  list: number[]
+  listStatus: number[]
+  get: number[]
+  bare: number[]
 }
 const empty = (): Figures => ({ post: [], publish: [], postAll: [], burst: [], bull: [], p50: [], bullP50: [], floor: [], floorP50: [], list: [], listStatus: [], get: [], bare: [] })
 
@@ -70,16 +81,21 @@ async function measure(writes: Rig, full: Rig, lister: BenchCaller | null, redis
     await quiesce(writer.service.infra)
     const bull = await bullmqBurst(redisUrl, BURST, CONNECTIONS, WORKER_CONCURRENCY)
     const floor = await jetStreamFloorBurst(full.servers.natsUrl, BURST, CONNECTIONS, WORKER_CONCURRENCY)
-    f.burst.push(burst.rate); f.p50.push(percentile(burst.latencies, 50))
-    f.bull.push(bull.rate); f.bullP50.push(percentile(bull.latencies, 50))
-    f.floor.push(floor.rate); f.floorP50.push(percentile(floor.latencies, 50))
+    f.burst.push(burst.rate)
+    f.p50.push(percentile(burst.latencies, 50))
+    f.bull.push(bull.rate)
+    f.bullP50.push(percentile(bull.latencies, 50))
+    f.floor.push(floor.rate)
+    f.floorP50.push(percentile(floor.latencies, 50))
     if (lister && bare) {
       f.list.push(await getRateApart(`${lister.url}/v1/tasks`, lister.headers, SECONDS, CONNECTIONS))
       f.listStatus.push(await getRateApart(`${lister.url}/v1/tasks?status=completed`, lister.headers, SECONDS, CONNECTIONS))
       f.get.push(await getRateApart(`${lister.url}/v1/tasks/${lister.taskId}`, lister.headers, SECONDS, CONNECTIONS))
       f.bare.push(await getRateApart(`${bare.url}/tasks/${lister.taskId}`, {}, SECONDS, CONNECTIONS))
     }
-    say(`  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s; every role in one process ${f.postAll.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms; JetStream floor ${floor.rate.toFixed(0)}/s p50 ${f.floorP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`)
+    say(
+      `  [${label}] round ${round}: POST ${f.post.at(-1)!.toFixed(0)}/s (publish ${f.publish.at(-1)!.toFixed(0)}/s; every role in one process ${f.postAll.at(-1)!.toFixed(0)}/s), burst ${burst.rate.toFixed(0)} tasks/s p50 ${f.p50.at(-1)} ms (BullMQ ${bull.rate.toFixed(0)}/s p50 ${f.bullP50.at(-1)} ms; JetStream floor ${floor.rate.toFixed(0)}/s p50 ${f.floorP50.at(-1)} ms)${lister ? `, list ${f.list.at(-1)!.toFixed(0)}/s, status ${f.listStatus.at(-1)!.toFixed(0)}/s, get ${f.get.at(-1)!.toFixed(0)}/s (bare ${f.bare.at(-1)!.toFixed(0)}/s)` : ''}`,
+    )
   }
   await bare?.stop()
   return f
@@ -101,10 +117,24 @@ function row(what: string, ours: Spread, base: string, r: string, goal: string, 
 function printFigures(f: Figures, label: string, withReads: boolean): void {
   say(`\n${label}`)
   say(`  ${'figure'.padEnd(44)} ${'mats: median (range)'.padEnd(26)} ${'baseline: median (range)'.padEnd(34)} ${'ratio'.padStart(7)}   goal`)
-  row(`1. POST /v1/tasks, ${CONNECTIONS} connections (/s)`, spread(f.post), `publish+ack ${show(spread(f.publish))}`, ratio(f.post, f.publish), '≥ 0.10', verdict(spread(f.post).median / spread(f.publish).median, 0.1))
+  row(
+    `1. POST /v1/tasks, ${CONNECTIONS} connections (/s)`,
+    spread(f.post),
+    `publish+ack ${show(spread(f.publish))}`,
+    ratio(f.post, f.publish),
+    '≥ 0.10',
+    verdict(spread(f.post).median / spread(f.publish).median, 0.1),
+  )
   row('   same, every role in one process (npm start)', spread(f.postAll), '', ratio(f.postAll, f.publish), '', '')
   row(`2. no-op tasks, bursts of ${BURST} (tasks/s)`, spread(f.burst), `BullMQ ${show(spread(f.bull))}`, ratio(f.burst, f.bull), '≥ 0.50', verdict(spread(f.burst).median / spread(f.bull).median, 0.5))
-  row('2. p50 POST → completed in GET (ms)', spread(f.p50), `BullMQ add → completed ${show(spread(f.bullP50))}`, ratio(f.p50, f.bullP50), '≤ 5', verdict(spread(f.p50).median / spread(f.bullP50).median, 5, true))
+  row(
+    '2. p50 POST → completed in GET (ms)',
+    spread(f.p50),
+    `BullMQ add → completed ${show(spread(f.bullP50))}`,
+    ratio(f.p50, f.bullP50),
+    '≤ 5',
+    verdict(spread(f.p50).median / spread(f.bullP50).median, 5, true),
+  )
   row('   no-op tasks against the JetStream floor', spread(f.burst), `three appends, no HTTP ${show(spread(f.floor))}`, ratio(f.burst, f.floor), '', '')
   row('   the JetStream floor against BullMQ', spread(f.floor), `BullMQ ${show(spread(f.bull))}`, ratio(f.floor, f.bull), '', '')
   if (!withReads) return
@@ -115,7 +145,8 @@ function printFigures(f: Figures, label: string, withReads: boolean): void {
 
 function printGrowth(small: Figures, large: Figures): void {
   say(`\n3. Flat as data grows: ${STORED.toLocaleString('en-US')} tasks stored against ${LISTED.toLocaleString('en-US')} (same account of ${LISTED} listed)`)
-  const line = (what: string, a: number[], b: number[], goal: number) => row(what, spread(b), `at ${LISTED}: ${show(spread(a))}`, ratio(b, a), `≥ ${goal.toFixed(2)}`, verdict(spread(b).median / spread(a).median, goal))
+  const line = (what: string, a: number[], b: number[], goal: number) =>
+    row(what, spread(b), `at ${LISTED}: ${show(spread(a))}`, ratio(b, a), `≥ ${goal.toFixed(2)}`, verdict(spread(b).median / spread(a).median, goal))
   line('POST /v1/tasks (/s)', small.post, large.post, 0.7)
   line('no-op tasks end to end (tasks/s)', small.burst, large.burst, 0.7)
   line('GET /v1/tasks, 25 newest (/s)', small.list, large.list, 0.5)
@@ -142,7 +173,15 @@ async function rebuild(servers: BenchServers, caller: BenchCaller): Promise<void
   const insertSeconds = await insertManySeconds(servers.mongoUrl, groups)
   const bareSeconds = await insertManySeconds(servers.mongoUrl, [{ indexes: [], docs }])
   say(`\n4. mats projections rebuild of ${STORED.toLocaleString('en-US')} tasks (${docs.length.toLocaleString('en-US')} documents)`)
-  row('replay into a new generation, to the last flip (s)', spread([rebuildSeconds]), `insertMany, read models' indexes ${insertSeconds.toFixed(1)} s`, (rebuildSeconds / insertSeconds).toFixed(2), '≤ 2', verdict(rebuildSeconds / insertSeconds, 2, true), 1)
+  row(
+    'replay into a new generation, to the last flip (s)',
+    spread([rebuildSeconds]),
+    `insertMany, read models' indexes ${insertSeconds.toFixed(1)} s`,
+    (rebuildSeconds / insertSeconds).toFixed(2),
+    '≤ 2',
+    verdict(rebuildSeconds / insertSeconds, 2, true),
+    1,
+  )
   row('   against one collection without indexes', spread([rebuildSeconds]), `insertMany, no index ${bareSeconds.toFixed(1)} s`, (rebuildSeconds / bareSeconds).toFixed(2), '', '', 1)
 }
 

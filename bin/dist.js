@@ -22,7 +22,9 @@ export function distIsCurrent(root) {
 
 function newestSource(root) {
   let newest = 0
-  const consider = (path) => { newest = Math.max(newest, statSync(path).mtimeMs) }
+  const consider = (path) => {
+    newest = Math.max(newest, statSync(path).mtimeMs)
+  }
   for (const file of SOURCE_FILES) if (existsSync(join(root, file))) consider(join(root, file))
   for (const dir of SOURCE_DIRS) {
     if (!existsSync(join(root, dir))) continue

@@ -24,7 +24,10 @@ function run(command, args) {
 // npm rewrites package-lock.json after node_modules, so times cannot tell; a stamp of the
 // lock file's content, written after a successful install, can.
 const stamp = join(root, 'node_modules', '.mats-lock-sha256')
-const lockHash = () => createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex')
+const lockHash = () =>
+  createHash('sha256')
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex')
 
 function dependenciesStale() {
   if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) return true
@@ -41,7 +44,10 @@ function onPath(name) {
 function listening(port) {
   return new Promise((done) => {
     const socket = createConnection({ host: '127.0.0.1', port })
-    socket.once('connect', () => { socket.destroy(); done(true) })
+    socket.once('connect', () => {
+      socket.destroy()
+      done(true)
+    })
     socket.once('error', () => done(false))
   })
 }

@@ -29,8 +29,16 @@ export const ConfigSchema = Type.Object({
     description: 'Browser origins (scheme://host[:port], comma-separated) allowed to call /mcp besides loopback ones and that of PUBLIC_BASE_URL; requests without Origin are always allowed',
   }),
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
-  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'A worker or projector process without the api role serves GET /metrics on this port (HOST); the api role serves it on PORT' })),
-  NATS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 800, description: 'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again. A request caught by an outage mid-way answers within about twice this' }),
+  METRICS_PORT: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 65535, description: 'A worker or projector process without the api role serves GET /metrics on this port (HOST); the api role serves it on PORT' }),
+  ),
+  NATS_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 60_000,
+    default: 800,
+    description:
+      'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again. A request caught by an outage mid-way answers within about twice this',
+  }),
   MONGODB_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1500, description: 'How long to wait for a reachable MongoDB server before a read answers 503' }),
   // One way to authenticate to NATS at most, and TLS: checked together in nats-config.ts.
   NATS_CREDS_FILE: Type.Optional(Type.String({ minLength: 1, description: 'NATS user credentials file (user JWT and nkey seed, as nsc writes it)' })),
@@ -42,7 +50,9 @@ export const ConfigSchema = Type.Object({
   NATS_TLS_CA_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the CA certificate(s) that signed the NATS servers' })),
   NATS_TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM client certificate for NATS servers that verify clients; needs NATS_TLS_KEY_FILE' })),
   NATS_TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM private key of NATS_TLS_CERT_FILE' })),
-  NATS_TLS_SERVER_NAME: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$', description: "Host name expected in the NATS servers' certificates, when it differs from the host in NATS_URL" })),
+  NATS_TLS_SERVER_NAME: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$', description: "Host name expected in the NATS servers' certificates, when it differs from the host in NATS_URL" }),
+  ),
   DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 4000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
@@ -52,19 +62,47 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_SESSIONS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET and POST /v1/sessions together, per account' }),
   RATE_LIMIT_META_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/agents and GET /v1/me together, per account' }),
   RATE_LIMIT_OPENAPI_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/openapi.json per client address (it needs no key)' }),
-  RATE_LIMIT_AUTH_FAILURES_PER_MIN: Type.Integer({ minimum: 1, default: 30, description: 'Failed authentications (401) per client address; past it, keys this process has not seen are refused with 429 before any lookup' }),
+  RATE_LIMIT_AUTH_FAILURES_PER_MIN: Type.Integer({
+    minimum: 1,
+    default: 30,
+    description: 'Failed authentications (401) per client address; past it, keys this process has not seen are refused with 429 before any lookup',
+  }),
   RATE_LIMIT_WEBHOOKS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'Every /v1/webhooks request together, per account' }),
   TASK_RESERVATION_USD: Type.Number({ minimum: 0, default: 0.01, description: 'Counted against the budget for each task in flight until its actual cost is known' }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 4, description: 'Agent runs one worker process runs at once' }),
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),
   WORKER_ACK_WAIT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'How long a silent worker is trusted; a task whose worker died fails within about this long' }),
-  PROJECTOR_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 5000, description: "How long a projector's partitions stay with it after it stops renewing them; another projector takes them over after that" }),
-  TASK_EVENTS_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000, description: 'GET /v1/tasks/{taskId}/events sends a keep-alive comment this often, so idle proxies and load balancers keep the stream open' }),
-  WEBHOOKS_SECRET_KEY: Type.Optional(Type.String({ pattern: BASE64_KEY, description: 'Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key webhook signing secrets are encrypted with at rest; webhooks are off without it. Never logged' })),
-  WEBHOOKS_PREVIOUS_SECRET_KEYS: Type.String({ pattern: LIST_OF(BASE64_KEY.slice(1, -1)), default: '', description: 'Earlier WEBHOOKS_SECRET_KEY values, comma-separated: secrets encrypted with them can still be read after a key change' }),
+  PROJECTOR_LEASE_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 600_000,
+    default: 5000,
+    description: "How long a projector's partitions stay with it after it stops renewing them; another projector takes them over after that",
+  }),
+  TASK_EVENTS_HEARTBEAT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 300_000,
+    default: 15_000,
+    description: 'GET /v1/tasks/{taskId}/events sends a keep-alive comment this often, so idle proxies and load balancers keep the stream open',
+  }),
+  WEBHOOKS_SECRET_KEY: Type.Optional(
+    Type.String({
+      pattern: BASE64_KEY,
+      description: 'Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key webhook signing secrets are encrypted with at rest; webhooks are off without it. Never logged',
+    }),
+  ),
+  WEBHOOKS_PREVIOUS_SECRET_KEYS: Type.String({
+    pattern: LIST_OF(BASE64_KEY.slice(1, -1)),
+    default: '',
+    description: 'Earlier WEBHOOKS_SECRET_KEY values, comma-separated: secrets encrypted with them can still be read after a key change',
+  }),
   WEBHOOKS_ALLOW_PRIVATE_URLS: Type.Boolean({ default: false, description: 'Let webhook URLs reach loopback and private addresses (tests, laptops); never in production' }),
   WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'How long one webhook delivery attempt may take; past it the attempt counts as failed' }),
-  WEBHOOKS_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 5000, description: 'Delay before the first retry of a failed delivery; each further retry waits about twice as long (with jitter), up to WEBHOOKS_RETRY_MAX_DELAY_MS' }),
+  WEBHOOKS_RETRY_BASE_MS: Type.Integer({
+    minimum: 10,
+    maximum: 600_000,
+    default: 5000,
+    description: 'Delay before the first retry of a failed delivery; each further retry waits about twice as long (with jitter), up to WEBHOOKS_RETRY_MAX_DELAY_MS',
+  }),
   WEBHOOKS_RETRY_MAX_DELAY_MS: Type.Integer({ minimum: 10, maximum: 86_400_000, default: 3_600_000, description: 'The longest wait between two attempts of one delivery' }),
   WEBHOOKS_RETRY_WINDOW_MS: Type.Integer({ minimum: 1000, default: 86_400_000, description: 'A delivery is retried until this long after its first attempt, then given up (24 h by default)' }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'Delivery attempts one webhooks process makes at once' }),
@@ -72,7 +110,10 @@ export const ConfigSchema = Type.Object({
   OFFLINE_AGENT_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 200, description: 'How long an offline agent run takes' }),
   OFFLINE_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.1 }),
   OFFLINE_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.4 }),
-  LLM_PROVIDER: Type.Enum(['offline', 'openai', 'anthropic'], { default: 'offline', description: 'Who runs the agents: the offline provider (no network), an OpenAI-compatible chat-completions server, or Anthropic' }),
+  LLM_PROVIDER: Type.Enum(['offline', 'openai', 'anthropic'], {
+    default: 'offline',
+    description: 'Who runs the agents: the offline provider (no network), an OpenAI-compatible chat-completions server, or Anthropic',
+  }),
   LLM_BASE_URL: Type.Optional(Type.String({ format: 'uri', description: "The provider's API root, e.g. http://127.0.0.1:11434/v1 for Ollama; the vendor's own when unset" })),
   LLM_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Sent to the provider only; never logged or stored' })),
   LLM_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'The model every agent uses unless LLM_MODELS names another' })),
@@ -80,14 +121,23 @@ export const ConfigSchema = Type.Object({
   LLM_MAX_STEPS: Type.Integer({ minimum: 1, maximum: 100, default: 12, description: 'Model calls one agent run may make before it fails with step_limit' }),
   LLM_MAX_OUTPUT_TOKENS: Type.Integer({ minimum: 1, maximum: 200_000, default: 4096, description: 'Anthropic max_tokens per model call' }),
   LLM_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'One model call; a call that times out is retried' }),
-  LLM_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 3, description: 'Retries of one model call after a 408, 409, 429, 5xx, timeout or lost connection, with exponential backoff honouring Retry-After' }),
+  LLM_MAX_RETRIES: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 3,
+    description: 'Retries of one model call after a 408, 409, 429, 5xx, timeout or lost connection, with exponential backoff honouring Retry-After',
+  }),
   LLM_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 3, description: 'USD per million input tokens for models LLM_PRICES does not list' }),
   LLM_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 15, description: 'USD per million output tokens for models LLM_PRICES does not list' }),
-  LLM_PRICES: Type.String({ pattern: LIST_OF('[^,=\\s]+\\s*=\\s*\\d+(\\.\\d+)?\\s*/\\s*\\d+(\\.\\d+)?'), default: '', description: 'Per-model prices: model=input/output in USD per million tokens, comma-separated' }),
+  LLM_PRICES: Type.String({
+    pattern: LIST_OF('[^,=\\s]+\\s*=\\s*\\d+(\\.\\d+)?\\s*/\\s*\\d+(\\.\\d+)?'),
+    default: '',
+    description: 'Per-model prices: model=input/output in USD per million tokens, comma-separated',
+  }),
   DEV_DATA_DIR: Type.String({ minLength: 1, default: '.mats', description: 'mats dev: where local servers keep their data' }),
   DEV_NATS_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4222, description: 'mats dev: port of the local nats-server' }),
   DEV_MONGODB_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 27017, description: 'mats dev: port of the local MongoDB-wire server' }),
-  DEV_ATTACH: Type.Boolean({ default: false, description: 'mats dev: use servers found on DEV_NATS_PORT / DEV_MONGODB_PORT that it did not start (on a shared host they may be someone else\'s)' }),
+  DEV_ATTACH: Type.Boolean({ default: false, description: "mats dev: use servers found on DEV_NATS_PORT / DEV_MONGODB_PORT that it did not start (on a shared host they may be someone else's)" }),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -124,4 +174,3 @@ function parseWith<S extends TSchema>(schema: S, raw: Record<string, string>): S
   if (problems.length > 0) throw new ConfigError(problems)
   return value as Static<S>
 }
-

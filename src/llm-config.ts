@@ -18,10 +18,14 @@ export interface ModelPrice {
 }
 
 const entries = (list: string): [string, string][] =>
-  list.split(',').map((item) => item.trim()).filter((item) => item !== '').map((item) => {
-    const at = item.indexOf('=')
-    return [item.slice(0, at).trim(), item.slice(at + 1).trim()]
-  })
+  list
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const at = item.indexOf('=')
+      return [item.slice(0, at).trim(), item.slice(at + 1).trim()]
+    })
 
 /** `LLM_MODELS`, already matched by its pattern: agent type → model. */
 function parseModelMap(list: string): Map<string, string> {
@@ -30,10 +34,12 @@ function parseModelMap(list: string): Map<string, string> {
 
 /** `LLM_PRICES`, already matched by its pattern: model → prices. */
 export function parsePriceTable(list: string): Map<string, ModelPrice> {
-  return new Map(entries(list).map(([model, prices]) => {
-    const [input = '0', output = '0'] = prices.split('/')
-    return [model, { input: Number(input), output: Number(output) }]
-  }))
+  return new Map(
+    entries(list).map(([model, prices]) => {
+      const [input = '0', output = '0'] = prices.split('/')
+      return [model, { input: Number(input), output: Number(output) }]
+    }),
+  )
 }
 
 /** The model each agent runs on: its own from LLM_MODELS, else LLM_MODEL (undefined: none configured). */

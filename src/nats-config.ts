@@ -24,12 +24,7 @@ export interface NatsSecuritySettings {
 type SettingName = keyof NatsSecuritySettings
 
 /** One way to authenticate, named by the variables that choose it. */
-const AUTH_METHODS: readonly (readonly SettingName[])[] = [
-  ['NATS_CREDS_FILE'],
-  ['NATS_NKEY_SEED_FILE'],
-  ['NATS_USER', 'NATS_PASSWORD'],
-  ['NATS_TOKEN'],
-]
+const AUTH_METHODS: readonly (readonly SettingName[])[] = [['NATS_CREDS_FILE'], ['NATS_NKEY_SEED_FILE'], ['NATS_USER', 'NATS_PASSWORD'], ['NATS_TOKEN']]
 
 /** Signing a nonce is what the client does at connect: the same parse, the same errors. */
 const PROBE_NONCE = 'mats-config-check'
@@ -47,8 +42,9 @@ export function natsTlsRequired(settings: NatsSecuritySettings): boolean {
 
 function authenticationProblems(settings: NatsSecuritySettings): string[] {
   const chosen = AUTH_METHODS.filter((names) => names.some((name) => settings[name] !== undefined))
-  const problems = chosen.slice(1).map(([name]) =>
-    `${name}: cannot be used together with ${chosen[0]?.[0]} (set one way to authenticate to NATS: a creds file, an nkey seed, a user and password, or a token)`)
+  const problems = chosen
+    .slice(1)
+    .map(([name]) => `${name}: cannot be used together with ${chosen[0]?.[0]} (set one way to authenticate to NATS: a creds file, an nkey seed, a user and password, or a token)`)
   if (settings.NATS_USER !== undefined && settings.NATS_PASSWORD === undefined) problems.push('NATS_PASSWORD: required with NATS_USER')
   if (settings.NATS_PASSWORD !== undefined && settings.NATS_USER === undefined) problems.push('NATS_USER: required with NATS_PASSWORD')
   const creds = settings.NATS_CREDS_FILE

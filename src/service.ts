@@ -42,12 +42,17 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
   infra.metrics.labelRoles([...roles])
   const projector = roles.has('projector') ? await startProjector(infra, config, hooks) : null
   const worker = roles.has('worker')
-    ? new TaskWorker(infra, createAgentProvider(config, log), {
-        concurrency: config.WORKER_CONCURRENCY,
-        lookahead: config.WORKER_LOOKAHEAD,
-        ackWaitMs: config.WORKER_ACK_WAIT_MS,
-        timeoutMs: config.TASK_TIMEOUT_MS,
-      }, hooks.connectors)
+    ? new TaskWorker(
+        infra,
+        createAgentProvider(config, log),
+        {
+          concurrency: config.WORKER_CONCURRENCY,
+          lookahead: config.WORKER_LOOKAHEAD,
+          ackWaitMs: config.WORKER_ACK_WAIT_MS,
+          timeoutMs: config.TASK_TIMEOUT_MS,
+        },
+        hooks.connectors,
+      )
     : null
   await worker?.start()
   if (worker) watchTaskQueue(infra)
@@ -65,7 +70,10 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
   log.info({ roles: [...roles], url }, 'mats started')
   let stopping: Promise<void> | undefined
   return {
-    infra, server, url, worker,
+    infra,
+    server,
+    url,
+    worker,
     metricsUrl: metricsServer ? `http://${config.HOST}:${metricsServer.port}/metrics` : null,
     stop() {
       stopping ??= (async () => {

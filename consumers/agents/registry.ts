@@ -24,7 +24,10 @@ export function createAgentProvider(config: Config, log: Logger): AgentProvider 
   const prices = parsePriceTable(config.LLM_PRICES)
   const unpriced = [...new Set(models.values())].filter((model) => model !== undefined && !prices.has(model))
   if (unpriced.length > 0) {
-    log.warn({ models: unpriced, inputPerMTokUsd: config.LLM_PRICE_INPUT_PER_MTOK_USD, outputPerMTokUsd: config.LLM_PRICE_OUTPUT_PER_MTOK_USD }, 'LLM_PRICES has no price for these models: the default prices apply to budgets')
+    log.warn(
+      { models: unpriced, inputPerMTokUsd: config.LLM_PRICE_INPUT_PER_MTOK_USD, outputPerMTokUsd: config.LLM_PRICE_OUTPUT_PER_MTOK_USD },
+      'LLM_PRICES has no price for these models: the default prices apply to budgets',
+    )
   }
   return new LanguageModelProvider({
     model: chatModel(config, log),

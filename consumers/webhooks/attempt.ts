@@ -31,16 +31,20 @@ export async function attemptDelivery(url: string, headers: Record<string, strin
   }
   const client = target.protocol === 'https:' ? https : http
   return new Promise((resolve) => {
-    const request = client.request(target, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'mats-webhooks/1' },
-      lookup: checkedLookup(options.allowPrivate),
-      signal: AbortSignal.timeout(options.timeoutMs),
-    }, (response) => {
-      // The status is the answer; the body is read and dropped so the socket is freed.
-      response.resume()
-      resolve({ statusCode: response.statusCode ?? null, error: null })
-    })
+    const request = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'mats-webhooks/1' },
+        lookup: checkedLookup(options.allowPrivate),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      },
+      (response) => {
+        // The status is the answer; the body is read and dropped so the socket is freed.
+        response.resume()
+        resolve({ statusCode: response.statusCode ?? null, error: null })
+      },
+    )
     request.on('error', (err) => resolve({ statusCode: null, error: err.name === 'AbortError' || err.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : messageOf(err) }))
     request.end(body)
   })
@@ -48,11 +52,14 @@ export async function attemptDelivery(url: string, headers: Record<string, strin
 
 function checkedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, lookupOptions, callback) => {
-    publicAddressesOf(hostname, allowPrivate).then((addresses) => {
-      if (lookupOptions.all) return callback(null, addresses)
-      const first = addresses[0] as { address: string; family: number }
-      callback(null, first.address, first.family)
-    }, (err: NodeJS.ErrnoException) => callback(err, '', 0))
+    publicAddressesOf(hostname, allowPrivate).then(
+      (addresses) => {
+        if (lookupOptions.all) return callback(null, addresses)
+        const first = addresses[0] as { address: string; family: number }
+        callback(null, first.address, first.family)
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    )
   }
 }
 

@@ -13,7 +13,10 @@ import { decodeJob, type DeliveryJob } from './job.js'
 /** How often a job waiting behind an earlier one of its task looks again, at most. */
 const MAX_WAIT_BEHIND_MS = 30_000
 
-interface Tally { readonly attempts: number; readonly firstAt: number }
+interface Tally {
+  readonly attempts: number
+  readonly firstAt: number
+}
 
 export interface DelivererDeps {
   readonly jsm: JetStreamManager
@@ -52,8 +55,14 @@ export class Deliverer {
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300
     const givingUp = !delivered && shouldGiveUp(this.policy, tally.firstAt, Date.now())
     await this.deps.attempts.record(job.webhookId, {
-      messageId: job.messageId, event: job.event, taskId: job.taskId, attempt: tally.attempts,
-      statusCode: outcome.statusCode, error: outcome.error, attemptedAt: new Date().toISOString(), willRetry: !delivered && !givingUp,
+      messageId: job.messageId,
+      event: job.event,
+      taskId: job.taskId,
+      attempt: tally.attempts,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      attemptedAt: new Date().toISOString(),
+      willRetry: !delivered && !givingUp,
     })
     if (delivered || givingUp) {
       if (givingUp) this.deps.log.warn({ webhookId: job.webhookId, messageId: job.messageId, attempts: tally.attempts }, 'webhook delivery given up after its retry window')

@@ -42,7 +42,9 @@ export class PullLoop {
     while (!this.stopping) {
       const room = this.options.concurrency - this.inFlight.size
       if (room <= 0) {
-        await new Promise<void>((resolve) => { this.wake = resolve })
+        await new Promise<void>((resolve) => {
+          this.wake = resolve
+        })
         continue
       }
       try {
@@ -58,7 +60,10 @@ export class PullLoop {
   }
 
   private dispatch(msg: JsMsg): void {
-    if (this.stopping) return msg.nak()
+    if (this.stopping) {
+      msg.nak()
+      return
+    }
     const handled = this.handle(msg)
       .catch((err: unknown) => settleFailed(msg, err, this.options.failed))
       .finally(() => {

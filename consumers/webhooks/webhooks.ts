@@ -22,7 +22,10 @@ const RETRY_AFTER_OUTAGE_MS = 2000
  * runs the role. See docs/webhooks.md and ADR 0021.
  */
 export class WebhookService {
-  private constructor(private readonly loops: readonly PullLoop[], private readonly log: Logger) {}
+  private constructor(
+    private readonly loops: readonly PullLoop[],
+    private readonly log: Logger,
+  ) {}
 
   static async start(infra: Infra): Promise<WebhookService> {
     const { config, jsm, js } = infra
@@ -30,15 +33,17 @@ export class WebhookService {
     if (!box) throw new Error('the webhooks role needs WEBHOOKS_SECRET_KEY (docs/configuration.md)')
     const log = infra.log.child({ role: 'webhooks' })
     await ensureWebhookStreams(jsm, { replicas: config.NATS_STREAM_REPLICAS, retryWindowMs: config.WEBHOOKS_RETRY_WINDOW_MS })
-    await jsm.consumers.add(JOBS_STREAM, {
-      durable_name: DELIVERY_CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      // Past the attempt's own time limit: a deliverer that died mid-attempt gives its job back.
-      ack_wait: (config.WEBHOOKS_TIMEOUT_MS + 30_000) * NANOS_PER_MS,
-      max_deliver: -1,
-      max_ack_pending: 10_000,
-    }).catch(async () => jsm.consumers.info(JOBS_STREAM, DELIVERY_CONSUMER))
+    await jsm.consumers
+      .add(JOBS_STREAM, {
+        durable_name: DELIVERY_CONSUMER,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        // Past the attempt's own time limit: a deliverer that died mid-attempt gives its job back.
+        ack_wait: (config.WEBHOOKS_TIMEOUT_MS + 30_000) * NANOS_PER_MS,
+        max_deliver: -1,
+        max_ack_pending: 10_000,
+      })
+      .catch(async () => jsm.consumers.info(JOBS_STREAM, DELIVERY_CONSUMER))
     const tallies = await openBucket(js, TALLIES_BUCKET, { replicas: config.NATS_STREAM_REPLICAS, ttl: config.WEBHOOKS_RETRY_WINDOW_MS + DAY_MS })
     const deliverer = new Deliverer(
       { jsm, readModels: infra.readModels, box, tallies, attempts: new WebhookAttempts(js, jsm), log },
@@ -48,8 +53,18 @@ export class WebhookService {
     const poison = new PoisonMessages(infra.db, log)
     const failed = (consumer: string) => ({ consumer, poison, log, retryMs: RETRY_AFTER_OUTAGE_MS })
     const loops = [
-      new PullLoop(() => js.consumers.get('MATS_TASKS', FAN_OUT_CONSUMER), { concurrency: 1, failed: failed('webhooks:fan-out') }, (msg) => fanOut(infra, msg), log),
-      new PullLoop(() => js.consumers.get(JOBS_STREAM, DELIVERY_CONSUMER), { concurrency: config.WEBHOOKS_CONCURRENCY, failed: failed('webhooks:delivery') }, (msg) => deliverer.handle(msg), log),
+      new PullLoop(
+        () => js.consumers.get('MATS_TASKS', FAN_OUT_CONSUMER),
+        { concurrency: 1, failed: failed('webhooks:fan-out') },
+        (msg) => fanOut(infra, msg),
+        log,
+      ),
+      new PullLoop(
+        () => js.consumers.get(JOBS_STREAM, DELIVERY_CONSUMER),
+        { concurrency: config.WEBHOOKS_CONCURRENCY, failed: failed('webhooks:delivery') },
+        (msg) => deliverer.handle(msg),
+        log,
+      ),
     ]
     for (const loop of loops) loop.start()
     log.info({ concurrency: config.WEBHOOKS_CONCURRENCY }, 'webhooks started')

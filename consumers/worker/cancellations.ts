@@ -70,7 +70,8 @@ export class RunCancellations {
     const run = this.runs.get(taskId)
     if (run) {
       this.log.info({ taskId }, 'task cancelled: aborting its run')
-      return run.abort(this.reason(taskId))
+      run.abort(this.reason(taskId))
+      return
     }
     this.forgetOld()
     this.early.set(taskId, Date.now())

@@ -17,5 +17,10 @@ export function linkedSignal(sources: readonly AbortSignal[]): { readonly signal
     source.addEventListener('abort', onAbort, { once: true })
     unlinks.push(() => source.removeEventListener('abort', onAbort))
   }
-  return { signal: controller.signal, dispose: () => { for (const unlink of unlinks) unlink() } }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const unlink of unlinks) unlink()
+    },
+  }
 }

@@ -11,7 +11,13 @@ import { runEffects } from './run-effects.js'
 import type { RunContext, Running, TaskKey } from './run-task.js'
 
 /** How a delegated task ends when its supervisor's run ended first. */
-export const PARENT_ENDED = { outcome: 'failed', reason: 'parent_ended', error: 'the supervising task ended before this delegated run finished', usage: null, costMicros: 0 } as const satisfies FinishTask
+export const PARENT_ENDED = {
+  outcome: 'failed',
+  reason: 'parent_ended',
+  error: 'the supervising task ended before this delegated run finished',
+  usage: null,
+  costMicros: 0,
+} as const satisfies FinishTask
 /** How a delegated task ends when its supervising task was cancelled. */
 export const CANCELLED_WITH_PARENT = { outcome: 'failed', reason: 'cancelled', error: 'cancelled with its supervising task', usage: null, costMicros: 0 } as const satisfies FinishTask
 

@@ -71,16 +71,21 @@ async function proposeAction(ctx: RunContext, { key, autonomy, issuer, signal }:
 async function delegate(ctx: RunContext, run: RunOf, appendToTask: Serial, brief: { agentType: AgentType; instruction: string }): Promise<DelegationOutcome> {
   const { key: parentKey, task: parent, issuer, signal } = run
   const childKey = { accountId: parentKey.accountId, taskId: randomUUID() }
-  await createTask(ctx.infra, parentKey.accountId, {
-    taskId: childKey.taskId,
-    sessionId: parent.sessionId,
-    agentType: brief.agentType,
-    instruction: brief.instruction,
-    title: null,
-    priority: parent.priority,
-    taskType: 'delegated',
-    parentTaskId: parentKey.taskId,
-  }, issuer)
+  await createTask(
+    ctx.infra,
+    parentKey.accountId,
+    {
+      taskId: childKey.taskId,
+      sessionId: parent.sessionId,
+      agentType: brief.agentType,
+      instruction: brief.instruction,
+      title: null,
+      priority: parent.priority,
+      taskType: 'delegated',
+      parentTaskId: parentKey.taskId,
+    },
+    issuer,
+  )
   const delegation = { childTaskId: childKey.taskId, agentType: brief.agentType, instruction: brief.instruction }
   await appendToTask(() => recordDelegation(ctx.infra, parentKey, ctx.workerId, delegation, issuer))
   run.children.push(childKey.taskId)

@@ -48,7 +48,10 @@ export type Running = RunningTask
 /** A redelivered task's claimer is still alive (its in-progress acks were lost, not it): the message is handed back for later. */
 export class ClaimerAliveError extends Error {
   override readonly name = 'ClaimerAliveError'
-  constructor(message: string, readonly aliveForMs: number) {
+  constructor(
+    message: string,
+    readonly aliveForMs: number,
+  ) {
     super(message)
   }
 }
@@ -117,7 +120,13 @@ export async function claim(ctx: RunContext, key: TaskKey, issuer: Issuer, loade
 
 /** Runs a claimed task's agent, records its end and what it learned. `parent` aborts a delegated run when its supervisor's run ends. */
 export async function runClaimed(
-  ctx: RunContext, key: TaskKey, claimed: ClaimedTask, issuer: Issuer, parent: AbortSignal | null, session?: Promise<SessionState>, onAgentEnded?: () => void,
+  ctx: RunContext,
+  key: TaskKey,
+  claimed: ClaimedTask,
+  issuer: Issuer,
+  parent: AbortSignal | null,
+  session?: Promise<SessionState>,
+  onAgentEnded?: () => void,
 ): Promise<FinishTask> {
   const task = claimed.state
   ctx.log.info({ taskId: key.taskId, agentType: task.agentType, taskType: task.taskType }, 'task started')
@@ -125,8 +134,7 @@ export async function runClaimed(
   const startedAt = performance.now()
   ctx.infra.metrics.taskStarted(task.agentType)
   const cancel = ctx.cancellations.signalFor(key.taskId)
-  const outcome = await runAgent(ctx, key, task, issuer, { parent, cancel, children, ...(session ? { session } : {}) })
-    .finally(() => ctx.cancellations.done(key.taskId))
+  const outcome = await runAgent(ctx, key, task, issuer, { parent, cancel, children, ...(session ? { session } : {}) }).finally(() => ctx.cancellations.done(key.taskId))
   onAgentEnded?.()
   await finish(ctx, key, task.agentType, outcome, issuer, claimed)
   ctx.infra.metrics.runEnded(task.agentType, { ...outcome, seconds: (performance.now() - startedAt) / 1000 })

@@ -4,8 +4,6 @@ import { hostname } from 'node:os'
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
-import type { Recorded } from '../../src/domain/message.js'
-import type { TaskCreated } from '../../src/domain/tasks/task.js'
 import type { Infra } from '../../src/infra/context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import type { AgentProvider } from '../agents/provider.js'
@@ -133,7 +131,9 @@ export class TaskWorker {
     while (!this.stopping) {
       const room = this.options.lookahead - this.scheduler.size
       if (room <= 0) {
-        await new Promise<void>((resolve) => { this.wake = resolve })
+        await new Promise<void>((resolve) => {
+          this.wake = resolve
+        })
         continue
       }
       try {
@@ -148,7 +148,10 @@ export class TaskWorker {
   }
 
   private enqueue(msg: JsMsg): void {
-    if (this.stopping) return msg.nak()
+    if (this.stopping) {
+      msg.nak()
+      return
+    }
     const event = deliveredTask(msg, this.infra, this.log)
     if (!event) return
     const again = this.redeliveries.get(event.aggregateId)
@@ -170,7 +173,17 @@ export class TaskWorker {
       const entry = this.scheduler.next()
       if (!entry) return
       const { msg, ref } = entry.item
-      const ctx = { infra: this.infra, provider: this.provider, connectors: this.connectors, workerId: this.workerId, heartbeats: this.requireHeartbeats(), cancellations: this.cancellations, timeoutMs: this.options.timeoutMs, shutdown: this.shutdown.signal, log: this.log }
+      const ctx = {
+        infra: this.infra,
+        provider: this.provider,
+        connectors: this.connectors,
+        workerId: this.workerId,
+        heartbeats: this.requireHeartbeats(),
+        cancellations: this.cancellations,
+        timeoutMs: this.options.timeoutMs,
+        shutdown: this.shutdown.signal,
+        log: this.log,
+      }
       this.slots++
       let held = true
       const release = (): void => {

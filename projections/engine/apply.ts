@@ -82,10 +82,7 @@ export class BatchApplier {
       if (folded.previousSeq === null) inserts.push(folded.doc)
       else replaces.push(folded)
     }
-    const lost = [
-      ...(await Promise.all(chunks(inserts, MAX_INSERTS_PER_BULK).map((chunk) => this.insert(chunk)))).flat(),
-      ...(await this.replaceAll(replaces)),
-    ]
+    const lost = [...(await Promise.all(chunks(inserts, MAX_INSERTS_PER_BULK).map((chunk) => this.insert(chunk)))).flat(), ...(await this.replaceAll(replaces))]
     for (const id of lost) {
       this.cache.delete(id)
       const doc = await applyToDocument(this.collection, this.projection, id, groups.get(id) ?? [])
@@ -114,9 +111,7 @@ export class BatchApplier {
       else missing.push(id)
     }
     for (const chunk of chunks(missing, MAX_IDS_PER_READ)) {
-      const docs = chunk.length === 1
-        ? [await this.collection.findOne({ _id: chunk[0]! })].filter((d): d is StoredDoc => d !== null)
-        : await this.collection.find({ _id: { $in: chunk } }).toArray()
+      const docs = chunk.length === 1 ? [await this.collection.findOne({ _id: chunk[0]! })].filter((d): d is StoredDoc => d !== null) : await this.collection.find({ _id: { $in: chunk } }).toArray()
       for (const doc of docs) found.set(doc._id, doc)
     }
     return found
@@ -176,12 +171,7 @@ function onlyDuplicateKeys(err: MongoBulkWriteError): boolean {
  * has) and returns it as stored; null when none of the events makes a document. Used for
  * contended writes and by the command side for inline projections.
  */
-export async function applyToDocument(
-  collection: DocCollection,
-  projection: Projection,
-  id: string,
-  events: readonly RecordedEvent[],
-): Promise<StoredDoc | null> {
+export async function applyToDocument(collection: DocCollection, projection: Projection, id: string, events: readonly RecordedEvent[]): Promise<StoredDoc | null> {
   const relevant = events.filter((e) => handles(projection, e.type) && projection.docId(e) === id)
   if (relevant.length === 0) return null
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {

@@ -32,7 +32,9 @@ export async function* batchesOf(messages: AsyncIterable<JsMsg>, max: number, li
         return
       }
       if (batch.length === 0 && lingerMs > 0) {
-        deadline = new Promise((resolve) => { timer = setTimeout(() => resolve(LINGERED), lingerMs) })
+        deadline = new Promise((resolve) => {
+          timer = setTimeout(() => resolve(LINGERED), lingerMs)
+        })
       }
       batch.push(result.value)
       caughtUp = result.value.info.pending === 0

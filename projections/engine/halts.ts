@@ -36,8 +36,10 @@ export class Halts {
       this.log.warn({ err: recordErr, projection: this.projection.name }, 'could not record where the projection stopped')
       return false
     }
-    this.log.error({ err, projection: this.projection.name, generation, seq: stopped.seq, subject: stopped.subject },
-      'projection stopped: it cannot apply this event; fix the projection and restart the projector, or rebuild (docs/operations.md)')
+    this.log.error(
+      { err, projection: this.projection.name, generation, seq: stopped.seq, subject: stopped.subject },
+      'projection stopped: it cannot apply this event; fix the projection and restart the projector, or rebuild (docs/operations.md)',
+    )
     return true
   }
 

@@ -18,27 +18,39 @@ export function watchProjectionLag(metrics: MatsMetrics, jsm: JetStreamManager, 
   let scrape: Promise<Map<string, Lag>> | undefined
   // Both gauges are read in one scrape: one pass serves them.
   const lags = () => {
-    scrape ??= measure(jsm, readModels, projections).finally(() => setTimeout(() => { scrape = undefined }, 500).unref())
+    scrape ??= measure(jsm, readModels, projections).finally(() =>
+      setTimeout(() => {
+        scrape = undefined
+      }, 500).unref(),
+    )
     return scrape
   }
   metrics.labeledGaugeOnScrape('projection_lag_events', 'Events of its stream a projection has not applied yet', ['projection'], async () =>
-    [...(await lags())].map(([projection, lag]) => [{ projection }, lag.events] as const))
+    [...(await lags())].map(([projection, lag]) => [{ projection }, lag.events] as const),
+  )
   metrics.labeledGaugeOnScrape('projection_lag_seconds', 'Age of the oldest event a projection has not applied yet (0 when caught up)', ['projection'], async () =>
-    [...(await lags())].map(([projection, lag]) => [{ projection }, lag.seconds] as const))
+    [...(await lags())].map(([projection, lag]) => [{ projection }, lag.seconds] as const),
+  )
 }
 
 async function measure(jsm: JetStreamManager, readModels: ReadModels, projections: readonly Projection[]): Promise<Map<string, Lag>> {
   const heads = new Map<string, Promise<number>>()
   const headOf = (stream: string) => {
-    if (!heads.has(stream)) heads.set(stream, jsm.streams.info(stream).then((info) => info.state.last_seq))
+    if (!heads.has(stream))
+      heads.set(
+        stream,
+        jsm.streams.info(stream).then((info) => info.state.last_seq),
+      )
     return heads.get(stream)!
   }
   const result = new Map<string, Lag>()
-  await Promise.all(projections.map(async (projection) => {
-    const [head, applied] = await Promise.all([headOf(projection.stream), readModels.checkpoint(projection, readModels.generationOf(projection))])
-    const events = Math.max(0, head - applied)
-    const oldest = events > 0 ? await jsm.streams.getMessage(projection.stream, { seq: applied + 1 }).catch(() => null) : null
-    result.set(projection.name, { events, seconds: oldest ? Math.max(0, (Date.now() - oldest.time.getTime()) / 1000) : 0 })
-  }))
+  await Promise.all(
+    projections.map(async (projection) => {
+      const [head, applied] = await Promise.all([headOf(projection.stream), readModels.checkpoint(projection, readModels.generationOf(projection))])
+      const events = Math.max(0, head - applied)
+      const oldest = events > 0 ? await jsm.streams.getMessage(projection.stream, { seq: applied + 1 }).catch(() => null) : null
+      result.set(projection.name, { events, seconds: oldest ? Math.max(0, (Date.now() - oldest.time.getTime()) / 1000) : 0 })
+    }),
+  )
   return result
 }

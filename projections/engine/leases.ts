@@ -25,7 +25,12 @@ export class PartitionLeases {
   private readonly memberKey: string
 
   /** `database`: leases are per set of read models; projectors of another database do not share them. */
-  private constructor(private readonly kv: KV, private readonly jsm: JetStreamManager, database: string, readonly memberId: string) {
+  private constructor(
+    private readonly kv: KV,
+    private readonly jsm: JetStreamManager,
+    database: string,
+    readonly memberId: string,
+  ) {
     this.scope = keyToken(database)
     this.memberKey = `${this.scope}.members.${keyToken(memberId)}`
   }
@@ -53,7 +58,10 @@ export class PartitionLeases {
         if (held.size >= fairShare) break
         if (!held.has(partition)) await this.take(group, held, partition)
       }
-      owned.set(group, [...held.keys()].sort((a, b) => a - b))
+      owned.set(
+        group,
+        [...held.keys()].sort((a, b) => a - b),
+      )
     }
     return owned
   }

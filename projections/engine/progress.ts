@@ -6,7 +6,11 @@ import { checkpointKey, type ReadModels } from './read-models.js'
 /** Core NATS (not stored): outside the event streams' `mats.` subjects on purpose. */
 const SUBJECT_ROOT = 'mats-internal.projections'
 
-interface Announcement { readonly generation: number; readonly seq: number; readonly partitions: readonly number[] }
+interface Announcement {
+  readonly generation: number
+  readonly seq: number
+  readonly partitions: readonly number[]
+}
 
 export function publishProgress(nc: NatsConnection, projection: Projection, generation: number, seq: number, partitions: readonly number[]): void {
   const announcement: Announcement = { generation, seq, partitions }
@@ -24,7 +28,10 @@ export class ProjectionProgress {
   private readonly waiters = new Set<{ key: string; seq: number; done: (ok: boolean) => void }>()
   private subscription: Subscription | undefined
 
-  constructor(private readonly nc: NatsConnection, private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly readModels: ReadModels,
+  ) {}
 
   start(): void {
     this.subscription = this.nc.subscribe(`${SUBJECT_ROOT}.*.applied`, {
@@ -50,7 +57,15 @@ export class ProjectionProgress {
     const key = partitionKey(projection.name, generation, partition)
     if ((this.applied.get(key) ?? 0) >= seq) return true
     const waiting = new Promise<boolean>((resolve) => {
-      const waiter = { key, seq, done: (ok: boolean) => { clearTimeout(timer); this.waiters.delete(waiter); resolve(ok) } }
+      const waiter = {
+        key,
+        seq,
+        done: (ok: boolean) => {
+          clearTimeout(timer)
+          this.waiters.delete(waiter)
+          resolve(ok)
+        },
+      }
       const timer = setTimeout(() => waiter.done(false), timeoutMs)
       this.waiters.add(waiter)
     })

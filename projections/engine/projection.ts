@@ -56,9 +56,7 @@ export function handles(projection: Projection, type: string): boolean {
 }
 
 /** Narrows a decoded event to what the projection declared it handles. */
-export function defineProjection<Doc extends { _id: string }, Event extends RecordedEvent>(
-  projection: Projection<Doc, Event>,
-): Projection {
+export function defineProjection<Doc extends { _id: string }, Event extends RecordedEvent>(projection: Projection<Doc, Event>): Projection {
   return projection as unknown as Projection
 }
 

@@ -28,7 +28,7 @@ export class Projector {
 
   constructor(
     private readonly deps: RunnerDeps,
-    private readonly projections: readonly Projection[],
+    projections: readonly Projection[],
     private readonly leases: PartitionLeases,
     private readonly options: { readonly renewMs: number; readonly runner?: RunnerOptions },
   ) {
@@ -37,7 +37,9 @@ export class Projector {
 
   async start(): Promise<void> {
     await this.tick()
-    this.timer = setInterval(() => { this.ticking = this.ticking.then(() => this.tick()) }, this.options.renewMs)
+    this.timer = setInterval(() => {
+      this.ticking = this.ticking.then(() => this.tick())
+    }, this.options.renewMs)
   }
 
   /**
@@ -61,7 +63,6 @@ export class Projector {
     if (settled.outcome === 'late') this.deps.log.warn({ waitedMs: STOP_STEP_MS }, `stopping: ${what} did not finish in time; left behind`)
     else if (settled.outcome === 'failed') this.deps.log.warn({ err: settled.error }, `stopping: ${what} failed`)
   }
-
 
   /** Partitions held, by projection: for `mats projections status` and tests. */
   owned(): Record<string, string> {

@@ -6,7 +6,12 @@ import type { Projection, Stored } from './projection.js'
 const GENERATIONS = 'projection_generations'
 const CHECKPOINTS = 'projection_checkpoints'
 
-interface GenerationDoc { _id: string; active: number; latest: number; stopped?: Record<string, Stopped> }
+interface GenerationDoc {
+  _id: string
+  active: number
+  latest: number
+  stopped?: Record<string, Stopped>
+}
 
 /** Where a projection stopped on an event it cannot apply (runner.ts), by the event's partition. */
 export interface Stopped {
@@ -27,7 +32,12 @@ export interface Stopped {
  * generation (`<name>@<generation>`, with `partitions.<n>`, or `seq` for all of them); it is
  * still read, and the larger value wins.
  */
-interface CheckpointDoc { _id: string; seq?: number; partitions?: Record<string, number>; updatedAt: Date }
+interface CheckpointDoc {
+  _id: string
+  seq?: number
+  partitions?: Record<string, number>
+  updatedAt: Date
+}
 
 /**
  * Where each projection's documents live. A rebuild writes a new generation of a read
@@ -58,8 +68,9 @@ export class ReadModels {
   async init(): Promise<void> {
     for (const projection of this.projections) {
       // Processes starting together on an empty database race to insert it: losing is fine.
-      await this.generations.updateOne({ _id: projection.name }, { $setOnInsert: { active: 1, latest: 1 } }, { upsert: true })
-        .catch((err: unknown) => { if (!isDuplicateKey(err)) throw err })
+      await this.generations.updateOne({ _id: projection.name }, { $setOnInsert: { active: 1, latest: 1 } }, { upsert: true }).catch((err: unknown) => {
+        if (!isDuplicateKey(err)) throw err
+      })
     }
     await this.refresh()
     for (const projection of this.projections) await this.ensureIndexes(projection, this.generationOf(projection))
@@ -91,7 +102,10 @@ export class ReadModels {
   async clearStopped(projection: Projection, stopped: Stopped): Promise<void> {
     const key = `stopped.${stopped.partition}`
     await this.generations.updateOne({ _id: projection.name, [`${key}.seq`]: stopped.seq, [`${key}.generation`]: stopped.generation }, { $unset: { [key]: '' } })
-    this.stops.set(projection.name, this.stoppedOf(projection).filter((s) => s !== stopped))
+    this.stops.set(
+      projection.name,
+      this.stoppedOf(projection).filter((s) => s !== stopped),
+    )
   }
 
   close(): void {
@@ -127,18 +141,22 @@ export class ReadModels {
 
   /** Monotonic: a slower concurrent projector can never move a checkpoint back. */
   async advance(projection: Projection, generation: number, seq: number, partitions: readonly number[]): Promise<void> {
-    await Promise.all(partitions.map((n) => {
-      const write = () => this.checkpoints.updateOne({ _id: partitionCheckpointId(projection, generation, n) }, { $max: { seq }, $set: { updatedAt: new Date() } }, { upsert: true })
-      // Two projectors creating a partition's checkpoint at once: one insert loses, its retry updates.
-      return upsertRacing(write)
-    }))
+    await Promise.all(
+      partitions.map((n) => {
+        const write = () => this.checkpoints.updateOne({ _id: partitionCheckpointId(projection, generation, n) }, { $max: { seq }, $set: { updatedAt: new Date() } }, { upsert: true })
+        // Two projectors creating a partition's checkpoint at once: one insert loses, its retry updates.
+        return upsertRacing(write)
+      }),
+    )
   }
 
   /** Reserves a fresh generation number for a rebuild and empties its collection. */
   async openGeneration(projection: Projection): Promise<number> {
     const doc = await this.generations.findOneAndUpdate({ _id: projection.name }, { $inc: { latest: 1 } }, { returnDocument: 'after', upsert: true })
     const generation = doc?.latest ?? 2
-    await this.collection(projection, generation).drop().catch(() => false)
+    await this.collection(projection, generation)
+      .drop()
+      .catch(() => false)
     await this.checkpoints.deleteMany({ _id: { $in: checkpointIds(projection, generation) } })
     await this.ensureIndexes(projection, generation)
     return generation
@@ -152,7 +170,9 @@ export class ReadModels {
   }
 
   async dropGeneration(projection: Projection, generation: number): Promise<void> {
-    await this.collection(projection, generation).drop().catch(() => false)
+    await this.collection(projection, generation)
+      .drop()
+      .catch(() => false)
     await this.checkpoints.deleteMany({ _id: { $in: checkpointIds(projection, generation) } })
   }
 

@@ -186,7 +186,14 @@ export class ProjectionRunner {
   private async applyBatch(members: Member[], last: number, messages: readonly JsMsg[]): Promise<boolean> {
     const msg = messages.at(-1)!
     const shares = await this.decodeShares(members, messages)
-    const failures = await Promise.all(members.map((member) => member.applier.apply(shares.get(member) ?? []).then(() => null, (err: unknown) => err)))
+    const failures = await Promise.all(
+      members.map((member) =>
+        member.applier.apply(shares.get(member) ?? []).then(
+          () => null,
+          (err: unknown) => err,
+        ),
+      ),
+    )
     for (const [i, failure] of failures.entries()) if (failure !== null) await this.halt(members[i]!, failure)
     members.splice(0, members.length, ...members.filter((m) => !this.halted.has(m.projection.name)))
     await Promise.all(members.map((member) => this.advance(member, shares.get(member) ?? [], msg, last)))

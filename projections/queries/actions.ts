@@ -13,7 +13,12 @@ export function actionsOfTask(readModels: ReadModels, accountId: string, taskId:
 export async function pendingApprovals(readModels: ReadModels, accountId: string, page: number, limit: number): Promise<Page<ActionDoc>> {
   const filter = { accountId, status: 'pending_approval' as const }
   const [items, total] = await Promise.all([
-    actions(readModels).find(filter).sort({ proposedAt: -1, _id: -1 }).skip((page - 1) * limit).limit(limit).toArray(),
+    actions(readModels)
+      .find(filter)
+      .sort({ proposedAt: -1, _id: -1 })
+      .skip((page - 1) * limit)
+      .limit(limit)
+      .toArray(),
     actions(readModels).countDocuments(filter),
   ])
   return { items, total }

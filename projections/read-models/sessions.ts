@@ -31,8 +31,16 @@ export const sessionsProjection = defineProjection<SessionDoc, Recorded<SessionE
     if (event.type === 'SessionCreated') {
       const { name, companyName, companyUrl, industry, targetAudience, autonomy } = event.data
       return {
-        _id: event.aggregateId, accountId: event.accountId, name, companyName, companyUrl, industry, targetAudience,
-        autonomy: autonomy ?? DEFAULT_AUTONOMY, factsLearned: 0, createdAt: event.occurredAt,
+        _id: event.aggregateId,
+        accountId: event.accountId,
+        name,
+        companyName,
+        companyUrl,
+        industry,
+        targetAudience,
+        autonomy: autonomy ?? DEFAULT_AUTONOMY,
+        factsLearned: 0,
+        createdAt: event.occurredAt,
       }
     }
     if (!doc) throw new Error(`${event.type} before SessionCreated for ${event.aggregateId}`)

@@ -53,8 +53,24 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
     if (event.type === 'TaskCreated') {
       const { sessionId, agentType, taskType, priority, title, instruction, parentTaskId } = event.data
       return {
-        _id: event.aggregateId, accountId: event.accountId, sessionId, agentType, taskType, priority, title, instruction, parentTaskId,
-        status: 'pending', result: null, error: null, usage: null, costMicros: 0, actions: [], createdAt: event.occurredAt, startedAt: null, completedAt: null,
+        _id: event.aggregateId,
+        accountId: event.accountId,
+        sessionId,
+        agentType,
+        taskType,
+        priority,
+        title,
+        instruction,
+        parentTaskId,
+        status: 'pending',
+        result: null,
+        error: null,
+        usage: null,
+        costMicros: 0,
+        actions: [],
+        createdAt: event.occurredAt,
+        startedAt: null,
+        completedAt: null,
       }
     }
     if (!doc) throw new Error(`${event.type} before TaskCreated for ${event.aggregateId}`)
@@ -78,4 +94,3 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
 
 /** The same document folded straight from the log: used when the read model has not caught up. */
 export const taskDocFromHistory = (events: readonly Recorded<TaskEvent>[]): TaskDoc | null => foldHistory<TaskDoc>(tasksProjection, events)
-

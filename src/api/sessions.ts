@@ -18,13 +18,18 @@ export async function listSessionsPage(infra: Infra, accountId: string, query: {
 }
 
 export async function createSessionFromBody(infra: Infra, accountId: string, body: CreateSessionBody, issuer: Issuer) {
-  const doc = await createSession(infra, accountId, {
-    name: body.name,
-    companyName: body.companyName ?? null,
-    companyUrl: body.companyUrl ?? null,
-    industry: body.industry ?? null,
-    targetAudience: body.targetAudience ?? null,
-    autonomy: body.autonomy ?? DEFAULT_AUTONOMY,
-  }, issuer)
+  const doc = await createSession(
+    infra,
+    accountId,
+    {
+      name: body.name,
+      companyName: body.companyName ?? null,
+      companyUrl: body.companyUrl ?? null,
+      industry: body.industry ?? null,
+      targetAudience: body.targetAudience ?? null,
+      autonomy: body.autonomy ?? DEFAULT_AUTONOMY,
+    },
+    issuer,
+  )
   return { session: sessionView(doc) }
 }

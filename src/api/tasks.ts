@@ -15,16 +15,21 @@ import { taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
 export async function runAgentTask(infra: Infra, accountId: string, body: CreateTaskBody, issuer: Issuer) {
-  const created = await createTask(infra, accountId, {
-    taskId: randomUUID(),
-    sessionId: body.sessionId,
-    agentType: body.agentType ?? 'growth-marketer',
-    instruction: body.instruction,
-    title: body.title ?? null,
-    priority: body.priority ?? 'normal',
-  }, issuer)
+  const created = await createTask(
+    infra,
+    accountId,
+    {
+      taskId: randomUUID(),
+      sessionId: body.sessionId,
+      agentType: body.agentType ?? 'growth-marketer',
+      instruction: body.instruction,
+      title: body.title ?? null,
+      priority: body.priority ?? 'normal',
+    },
+    issuer,
+  )
   const waitMs = (body.waitSeconds ?? 0) * 1000
-  const task = waitMs === 0 ? created : (await awaitTaskEnd(infra, accountId, created._id, waitMs)) ?? created
+  const task = waitMs === 0 ? created : ((await awaitTaskEnd(infra, accountId, created._id, waitMs)) ?? created)
   return { task: taskView(task) }
 }
 

@@ -26,7 +26,14 @@ export async function listDeliveries(infra: Infra, accountId: string, webhookId:
   const attempts = await new WebhookAttempts(infra.js, infra.jsm).newestFirst(webhookId)
   return {
     deliveries: attempts.map(({ messageId, event, taskId, attempt, statusCode, error, willRetry, attemptedAt }) => ({
-      webhookMessageId: messageId, event, taskId, attempt, statusCode, error, willRetry, attemptedAt,
+      webhookMessageId: messageId,
+      event,
+      taskId,
+      attempt,
+      statusCode,
+      error,
+      willRetry,
+      attemptedAt,
     })),
   }
 }

@@ -9,9 +9,7 @@ export function unreachableMessage(err: unknown, config: Pick<Config, 'NATS_URL'
   const reason = err instanceof Error ? err.message : String(err)
   // The MongoDB driver's errors are all Mongo*Error; anything else came from connecting to NATS.
   const mongo = err instanceof Error && err.name.startsWith('Mongo')
-  const [server, variable, url, devPort] = mongo
-    ? ['MongoDB', 'MONGODB_URL', config.MONGODB_URL, 'DEV_MONGODB_PORT']
-    : ['NATS', 'NATS_URL', config.NATS_URL, 'DEV_NATS_PORT']
+  const [server, variable, url, devPort] = mongo ? ['MongoDB', 'MONGODB_URL', config.MONGODB_URL, 'DEV_MONGODB_PORT'] : ['NATS', 'NATS_URL', config.NATS_URL, 'DEV_NATS_PORT']
   return `cannot reach ${server} at ${withoutPasswords(url)} (${reason}).
 Set ${variable} to the server of the running mats: \`npm start\` prints it (it moves with ${devPort}).
 NATS_URL and MONGODB_URL must both point at that mats's servers.`
@@ -19,7 +17,10 @@ NATS_URL and MONGODB_URL must both point at that mats's servers.`
 
 /** Connection strings may carry a password; messages must not. */
 export function withoutPasswords(urls: string): string {
-  return urls.split(',').map((url) => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')).join(',')
+  return urls
+    .split(',')
+    .map((url) => url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@'))
+    .join(',')
 }
 
 /** The API's port is taken: one line that says by what and how to choose another. */

@@ -19,7 +19,13 @@ export function parse<const O extends Flags>(args: string[], options: O) {
     return parseArgs({ args, options: withJson, allowPositionals: true, strict: true })
   } catch (err) {
     const [unknown] = unknownOptions(args, withJson)
-    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}${didYouMean(unknown, Object.keys(withJson).map((name) => `--${name}`))}`)
+    if (unknown !== undefined)
+      throw new UsageError(
+        `unknown option ${unknown}${didYouMean(
+          unknown,
+          Object.keys(withJson).map((name) => `--${name}`),
+        )}`,
+      )
     throw new UsageError(err instanceof Error ? err.message : String(err))
   }
 }

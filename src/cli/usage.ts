@@ -25,7 +25,9 @@ export const COMMAND_NAMES = Object.keys(COMMAND_USAGE) as CommandName[]
 export const isCommandName = (name: string): name is CommandName => Object.hasOwn(COMMAND_USAGE, name)
 
 export const USAGE = `Usage:
-  ${Object.values(COMMAND_USAGE).map((usage) => usage.replaceAll('\n', '\n  ')).join('\n  ')}
+  ${Object.values(COMMAND_USAGE)
+    .map((usage) => usage.replaceAll('\n', '\n  '))
+    .join('\n  ')}
 
 Usage errors exit with 2, other failures with 1.
 Configuration comes from environment variables: see docs/configuration.md.`

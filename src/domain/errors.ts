@@ -78,7 +78,10 @@ export class UnauthorizedError extends DomainError {
 
 export class RateLimitedError extends DomainError {
   override readonly name = 'RateLimitedError'
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message, 'rate_limited')
   }
 }

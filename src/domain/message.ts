@@ -34,9 +34,7 @@ export type RecordedEvent<E extends EventEnvelope = EventEnvelope> = E & {
 }
 
 /** Turns a union of drafts into the union of their recorded envelopes. */
-export type Recorded<D extends EventDraft> = D extends EventDraft<infer T, infer Data>
-  ? RecordedEvent<EventEnvelope<T, Data>>
-  : never
+export type Recorded<D extends EventDraft> = D extends EventDraft<infer T, infer Data> ? RecordedEvent<EventEnvelope<T, Data>> : never
 
 /**
  * An aggregate: where its events live, how state is folded from them, and the

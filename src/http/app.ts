@@ -35,15 +35,18 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(idempotency)
   await fastify.register(system)
   await fastify.register(mcp)
-  await fastify.register(async (v1) => {
-    await v1.register(agents)
-    await v1.register(sessions)
-    await v1.register(tasks)
-    await v1.register(taskEvents)
-    await v1.register(actions)
-    await v1.register(me)
-    await v1.register(webhooks)
-  }, { prefix: API_PREFIX })
+  await fastify.register(
+    async (v1) => {
+      await v1.register(agents)
+      await v1.register(sessions)
+      await v1.register(tasks)
+      await v1.register(taskEvents)
+      await v1.register(actions)
+      await v1.register(me)
+      await v1.register(webhooks)
+    },
+    { prefix: API_PREFIX },
+  )
 }
 
 export default fp(app, { name: 'mats-app' })

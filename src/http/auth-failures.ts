@@ -17,7 +17,10 @@ const MAX_BLOCKED_ADDRESSES = 10_000
 export class AuthFailures {
   private readonly blockedUntil = new Map<string, number>()
 
-  constructor(private readonly limiter: Limiter, private readonly perMinute: number) {}
+  constructor(
+    private readonly limiter: Limiter,
+    private readonly perMinute: number,
+  ) {}
 
   /** Throws RateLimitedError (429, Retry-After) while `address` is over its quota. */
   assertAdmitted(address: string, reply: FastifyReply): void {

@@ -11,7 +11,10 @@ export interface Principal {
   readonly keyId: string
 }
 
-interface UsageDoc { _id: string; lastUsedAt: Date }
+interface UsageDoc {
+  _id: string
+  lastUsedAt: Date
+}
 
 const USAGE_WRITE_INTERVAL_MS = 60_000
 /** Only stored keys enter this cache, so nobody outside can fill it. */
@@ -71,10 +74,7 @@ export class ApiKeyAuthenticator {
 
   async keyInfo(keyId: string): Promise<(Stored<ApiKeyDoc> & { lastUsedAt: Date | null }) | null> {
     await this.usageWriting.get(keyId)
-    const [doc, usage] = await Promise.all([
-      this.readModels.collection<ApiKeyDoc>(apiKeysProjection).findOne({ _id: keyId }),
-      this.usage.findOne({ _id: keyId }),
-    ])
+    const [doc, usage] = await Promise.all([this.readModels.collection<ApiKeyDoc>(apiKeysProjection).findOne({ _id: keyId }), this.usage.findOne({ _id: keyId })])
     return doc ? { ...doc, lastUsedAt: usage?.lastUsedAt ?? null } : null
   }
 
@@ -122,10 +122,13 @@ export class ApiKeyAuthenticator {
     // Two processes upserting a key's first use at once: one insert loses, and its retry updates.
     const writing = write()
       .catch((err: unknown) => (isDuplicateKey(err) ? write() : Promise.reject(err)))
-      .then(() => undefined, (err: unknown) => {
-        this.usageWritten.delete(keyId)
-        this.log?.warn({ err, keyId }, 'could not record lastUsedAt')
-      })
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.usageWritten.delete(keyId)
+          this.log?.warn({ err, keyId }, 'could not record lastUsedAt')
+        },
+      )
       .finally(() => this.usageWriting.delete(keyId))
     this.usageWriting.set(keyId, writing)
   }

@@ -60,7 +60,19 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     const events = new EventStore(js, jsm)
     const budgets = new Budgets({ js, jsm, readModels, events, log })
     return {
-      config, log, nc, link: new NatsLink(nc), js, jsm, mongo, db, readModels, progress, pendingTasks, events, budgets,
+      config,
+      log,
+      nc,
+      link: new NatsLink(nc),
+      js,
+      jsm,
+      mongo,
+      db,
+      readModels,
+      progress,
+      pendingTasks,
+      events,
+      budgets,
       knownSessions: new KnownSessions(),
       endedTasks: new EndedTasks(),
       clock: () => new Date(),

@@ -4,9 +4,17 @@ export type Settled = { readonly outcome: 'done' } | { readonly outcome: 'failed
 /** Waits for `step` at most `ms`; a late step goes on in the background, unwatched. */
 export async function settleWithin(step: Promise<unknown>, ms: number): Promise<Settled> {
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<Settled>((resolve) => { timer = setTimeout(() => resolve({ outcome: 'late' }), ms) })
+  const late = new Promise<Settled>((resolve) => {
+    timer = setTimeout(() => resolve({ outcome: 'late' }), ms)
+  })
   try {
-    return await Promise.race([step.then((): Settled => ({ outcome: 'done' }), (error: unknown): Settled => ({ outcome: 'failed', error })), late])
+    return await Promise.race([
+      step.then(
+        (): Settled => ({ outcome: 'done' }),
+        (error: unknown): Settled => ({ outcome: 'failed', error }),
+      ),
+      late,
+    ])
   } finally {
     clearTimeout(timer)
   }

@@ -19,7 +19,10 @@ export class FreshReads<K, V> {
     if (queued) return queued
     const current = this.current.get(key)
     if (!current) return this.start(key, read)
-    const next = current.then(() => this.start(key, read), () => this.start(key, read))
+    const next = current.then(
+      () => this.start(key, read),
+      () => this.start(key, read),
+    )
     this.queued.set(key, next)
     return next
   }
@@ -28,7 +31,9 @@ export class FreshReads<K, V> {
     this.queued.delete(key)
     const reading = read()
     this.current.set(key, reading)
-    const forget = () => { if (this.current.get(key) === reading) this.current.delete(key) }
+    const forget = () => {
+      if (this.current.get(key) === reading) this.current.delete(key)
+    }
     reading.then(forget, forget)
     return reading
   }

@@ -8,8 +8,17 @@ type ErrorClass = abstract new (...args: never[]) => Error
 /** What NATS and MongoDB throw when they cannot be reached in time, as opposed to a refusal or a bug. */
 const OUT_OF_REACH: readonly ErrorClass[] = [
   EventStoreUnavailableError,
-  nats.TimeoutError, nats.NoRespondersError, nats.ClosedConnectionError, nats.ConnectionError, nats.RequestError, nats.DrainingConnectionError,
-  MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, MongoOperationTimeoutError,
+  nats.TimeoutError,
+  nats.NoRespondersError,
+  nats.ClosedConnectionError,
+  nats.ConnectionError,
+  nats.RequestError,
+  nats.DrainingConnectionError,
+  MongoNetworkError,
+  MongoServerSelectionError,
+  MongoNotConnectedError,
+  MongoTopologyClosedError,
+  MongoOperationTimeoutError,
 ]
 
 const SERVICE_UNAVAILABLE = 503

@@ -32,9 +32,10 @@ export default async function mcp(app: FastifyInstance): Promise<void> {
     method: ['GET', 'DELETE'],
     url: MCP_PATH,
     config: { refusesMethod: true },
-    handler: async (request, reply) => reply.code(405).header('allow', 'POST').send(errorBody(
-      'method_not_allowed',
-      `${request.method} ${MCP_PATH} is not supported: the endpoint is stateless (no sessions, no server-initiated stream); send JSON-RPC with POST`,
-    )),
+    handler: async (request, reply) =>
+      reply
+        .code(405)
+        .header('allow', 'POST')
+        .send(errorBody('method_not_allowed', `${request.method} ${MCP_PATH} is not supported: the endpoint is stateless (no sessions, no server-initiated stream); send JSON-RPC with POST`)),
   })
 }

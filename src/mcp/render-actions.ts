@@ -4,11 +4,7 @@ import { oneLine, pageLine, type Pagination } from './render.js'
 /** Text renderings of actions: enough for a person to decide, and for a model to pass the id to decide_action. */
 export function actionText(action: ActionView): string {
   const head = `Action ${action.id} (task ${action.taskId}) is ${action.status}: ${action.action} on ${action.platform}. ${action.summary}`
-  const details = [
-    action.content ? `Content: ${oneLine(action.content, 500)}` : null,
-    action.reason ? `Reason: ${action.reason}` : null,
-    action.note ? `Note: ${action.note}` : null,
-  ]
+  const details = [action.content ? `Content: ${oneLine(action.content, 500)}` : null, action.reason ? `Reason: ${action.reason}` : null, action.note ? `Note: ${action.note}` : null]
   return [head, ...details.filter((line) => line !== null)].join('\n')
 }
 

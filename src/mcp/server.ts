@@ -9,7 +9,7 @@ const VERSION = '1.0.0'
 
 const INSTRUCTIONS = [
   'Run AI marketing agents as background tasks.',
-  'Workflow: list_sessions (reuse the company\'s session) or create_session; list_agents to pick an agentType (growth-marketer delegates when unsure);',
+  "Workflow: list_sessions (reuse the company's session) or create_session; list_agents to pick an agentType (growth-marketer delegates when unsure);",
   'run_agent_task with a plain-English instruction; then get_task every 10 to 30 seconds until status is completed or failed, and read result.',
 ].join(' ')
 
@@ -27,11 +27,16 @@ export function buildMcpServer(context: Omit<ToolContext, 'progress' | 'correlat
     const tool = TOOLS_BY_NAME.get(request.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}; call tools/list`)
     const token = request.params._meta?.progressToken
-    const progress: Progress | null = token === undefined ? null : {
-      report: (progress, total, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
-        // The client may have gone away mid-wait; the call still completes.
-        .catch(() => undefined),
-    }
+    const progress: Progress | null =
+      token === undefined
+        ? null
+        : {
+            report: (progress, total, message) =>
+              extra
+                .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
+                // The client may have gone away mid-wait; the call still completes.
+                .catch(() => undefined),
+          }
     // A batch may hold several calls: each gets its own correlation id.
     const correlationId = `${requestId}:${String(extra.requestId)}`
     return tool.call({ ...shared, correlationId, progress }, request.params.arguments)

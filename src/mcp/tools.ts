@@ -21,9 +21,10 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 const listAgents = defineTool({
   name: 'list_agents',
   title: 'List agents',
-  description: 'List the 10 marketing agents: type, name, description, whether it is the supervisor, and sub-specialties. '
-    + 'Call it to choose the agentType for run_agent_task. growth-marketer is the supervisor and delegates to the specialists; '
-    + 'when unsure, use it. Returns { agents }.',
+  description:
+    'List the 10 marketing agents: type, name, description, whether it is the supervisor, and sub-specialties. ' +
+    'Call it to choose the agentType for run_agent_task. growth-marketer is the supervisor and delegates to the specialists; ' +
+    'when unsure, use it. Returns { agents }.',
   limitGroup: 'meta',
   input: Type.Object({}, { additionalProperties: false }),
   output: ListAgentsResponse,
@@ -36,9 +37,10 @@ const listAgents = defineTool({
 const listSessionsTool = defineTool({
   name: 'list_sessions',
   title: 'List sessions',
-  description: "List the caller's sessions (workspaces, usually one per company), newest first, 25 per page by default. "
-    + 'Call it before create_session: reusing a session is preferred, as it holds learned company context and platform connections. '
-    + 'Returns { sessions, pagination }.',
+  description:
+    "List the caller's sessions (workspaces, usually one per company), newest first, 25 per page by default. " +
+    'Call it before create_session: reusing a session is preferred, as it holds learned company context and platform connections. ' +
+    'Returns { sessions, pagination }.',
   limitGroup: 'sessions',
   input: ListSessionsQuery,
   output: ListSessionsResponse,
@@ -52,8 +54,9 @@ const listSessionsTool = defineTool({
 const createSessionTool = defineTool({
   name: 'create_session',
   title: 'Create session',
-  description: 'Create a session (a workspace, usually one per company) when list_sessions shows none for this company. '
-    + 'companyName and companyUrl give agents context; no onboarding crawl is started. Returns { session }; pass session.id as sessionId to run_agent_task.',
+  description:
+    'Create a session (a workspace, usually one per company) when list_sessions shows none for this company. ' +
+    'companyName and companyUrl give agents context; no onboarding crawl is started. Returns { session }; pass session.id as sessionId to run_agent_task.',
   limitGroup: 'sessions',
   input: CreateSessionBody,
   output: SessionResponse,
@@ -67,12 +70,13 @@ const createSessionTool = defineTool({
 const runAgentTaskTool = defineTool({
   name: 'run_agent_task',
   title: 'Run agent task',
-  description: 'Start a marketing agent on a plain-English instruction (4 to 4000 characters) in a session. The run happens in the background '
-    + "against the session's connected platforms and typically takes 1 to 5 minutes; write actions respect the user's approval settings, "
-    + 'so a result can be drafts or a pending approval. Returns { task } at once (pending or running), or set waitSeconds (up to 120) to hold the call '
-    + 'until the task ends or that time passes (with progress notifications for clients that ask). If the status is not completed or failed yet, '
-    + 'poll get_task every 10 to 30 seconds. '
-    + 'Errors: session not found, monthly budget exhausted, an identical task already pending, rate limited. Tasks are never retried automatically.',
+  description:
+    'Start a marketing agent on a plain-English instruction (4 to 4000 characters) in a session. The run happens in the background ' +
+    "against the session's connected platforms and typically takes 1 to 5 minutes; write actions respect the user's approval settings, " +
+    'so a result can be drafts or a pending approval. Returns { task } at once (pending or running), or set waitSeconds (up to 120) to hold the call ' +
+    'until the task ends or that time passes (with progress notifications for clients that ask). If the status is not completed or failed yet, ' +
+    'poll get_task every 10 to 30 seconds. ' +
+    'Errors: session not found, monthly budget exhausted, an identical task already pending, rate limited. Tasks are never retried automatically.',
   limitGroup: 'tasks.create',
   input: CreateTaskBody,
   output: TaskResponse,
@@ -93,8 +97,9 @@ const runAgentTaskTool = defineTool({
 const getTask = defineTool({
   name: 'get_task',
   title: 'Get task',
-  description: "Read one task: its status (pending, running, completed, failed), the agent's result (Markdown) once completed, or the error once failed. "
-    + 'Poll every 10 to 30 seconds until the status is completed or failed. Returns { task }.',
+  description:
+    "Read one task: its status (pending, running, completed, failed), the agent's result (Markdown) once completed, or the error once failed. " +
+    'Poll every 10 to 30 seconds until the status is completed or failed. Returns { task }.',
   limitGroup: 'tasks.read',
   input: TaskParams,
   output: TaskResponse,
@@ -108,8 +113,9 @@ const getTask = defineTool({
 const listTasksTool = defineTool({
   name: 'list_tasks',
   title: 'List tasks',
-  description: 'List recent tasks, newest first, 25 per page by default, optionally filtered by sessionId, status or agentType. '
-    + 'Use it to find earlier work or tasks still running; read a full result with get_task. Returns { tasks, pagination }.',
+  description:
+    'List recent tasks, newest first, 25 per page by default, optionally filtered by sessionId, status or agentType. ' +
+    'Use it to find earlier work or tasks still running; read a full result with get_task. Returns { tasks, pagination }.',
   limitGroup: 'tasks.read',
   input: ListTasksQuery,
   output: ListTasksResponse,
@@ -123,9 +129,10 @@ const listTasksTool = defineTool({
 const cancelTaskTool = defineTool({
   name: 'cancel_task',
   title: 'Cancel task',
-  description: 'Stop a task the user no longer wants: a pending task ends at once, a running one is stopped within a few seconds. '
-    + 'It ends failed, its error beginning with "cancelled"; what the run spent until then is still counted, and the tasks a supervisor '
-    + 'delegated are cancelled with it. Errors: task not found, task already ended. Returns { task }.',
+  description:
+    'Stop a task the user no longer wants: a pending task ends at once, a running one is stopped within a few seconds. ' +
+    'It ends failed, its error beginning with "cancelled"; what the run spent until then is still counted, and the tasks a supervisor ' +
+    'delegated are cancelled with it. Errors: task not found, task already ended. Returns { task }.',
   limitGroup: 'tasks.create',
   input: TaskParams,
   output: TaskResponse,
@@ -139,9 +146,10 @@ const cancelTaskTool = defineTool({
 const listPendingApprovalsTool = defineTool({
   name: 'list_pending_approvals',
   title: 'List pending approvals',
-  description: "List the write actions agents proposed that await the user's approval (a post to publish, a budget to change), newest first, "
-    + '25 per page by default: platform, action, a one-sentence summary and the draft content. Show them to the user and pass their answer '
-    + 'to decide_action; never approve on your own. Returns { actions, pagination }.',
+  description:
+    "List the write actions agents proposed that await the user's approval (a post to publish, a budget to change), newest first, " +
+    '25 per page by default: platform, action, a one-sentence summary and the draft content. Show them to the user and pass their answer ' +
+    'to decide_action; never approve on your own. Returns { actions, pagination }.',
   limitGroup: 'tasks.read',
   input: PendingApprovalsQuery,
   output: PendingApprovalsResponse,
@@ -155,10 +163,11 @@ const listPendingApprovalsTool = defineTool({
 const decideActionTool = defineTool({
   name: 'decide_action',
   title: 'Approve or reject an action',
-  description: 'Record the user\'s decision on an action from list_pending_approvals: decision "approve" or "reject", with an optional reason. '
-    + "An approved action is carried out by the platform's connector where this deployment has one, and otherwise stays approved for the "
-    + "user's own integration; a rejected one changes nothing. Errors: action not found, action not awaiting approval (already decided, "
-    + 'or a draft). Returns { action }.',
+  description:
+    'Record the user\'s decision on an action from list_pending_approvals: decision "approve" or "reject", with an optional reason. ' +
+    "An approved action is carried out by the platform's connector where this deployment has one, and otherwise stays approved for the " +
+    "user's own integration; a rejected one changes nothing. Errors: action not found, action not awaiting approval (already decided, " +
+    'or a draft). Returns { action }.',
   limitGroup: 'tasks.create',
   input: DecideActionInput,
   output: ActionResponse,

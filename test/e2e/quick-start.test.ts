@@ -28,7 +28,9 @@ t.test('npm start, then the README steps, reach a 200 from GET /v1/agents; Ctrl-
 
   // `npm start` is `node scripts/start.mjs`; its own process group, as a terminal gives it.
   const start = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  t.teardown(() => { if (start.exitCode === null) process.kill(-start.pid!, 'SIGKILL') })
+  t.teardown(() => {
+    if (start.exitCode === null) process.kill(-start.pid!, 'SIGKILL')
+  })
   const output = collectOutput(start)
   // The first run may compile dist/ (tsc, up to 20 s on a busy machine) before starting.
   await until('the start banner', () => output.text().includes('mats is running at'), 90_000)
@@ -70,7 +72,9 @@ t.test('given a server it did not start on its NATS port, npm start refuses to u
   const env = newcomerEnv({ port: await freePort(), natsPort, mongoPort: await freePort() }, dir)
 
   const start = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  t.teardown(() => { if (start.exitCode === null) start.kill('SIGKILL') })
+  t.teardown(() => {
+    if (start.exitCode === null) start.kill('SIGKILL')
+  })
   const output = collectOutput(start)
   t.equal(await exited(start), 1, 'exits 1', { output: output.text().slice(-3000) })
   t.match(output.text(), `mats: something already listens on 127.0.0.1:${natsPort} (DEV_NATS_PORT) and mats did not start it`)

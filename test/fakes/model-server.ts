@@ -27,7 +27,10 @@ export type ModelReply =
   | { readonly raw: string; readonly contentType: string; readonly status?: number }
   | { readonly hang: true }
 
-interface Usage { readonly input: number; readonly output: number }
+interface Usage {
+  readonly input: number
+  readonly output: number
+}
 
 /** What a request says, whichever wire it came in. */
 export interface ModelRequestView {
@@ -122,7 +125,10 @@ function viewOpenAI(path: string, headers: IncomingHttpHeaders, body: Json): Mod
   const trailingTools: Json[] = []
   for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) trailingTools.unshift(messages[i] ?? {})
   return {
-    wire: 'openai', path, headers, body,
+    wire: 'openai',
+    path,
+    headers,
+    body,
     model: text(body.model),
     system: text(messages.find((m) => m.role === 'system')?.content),
     brief: text(messages.find((m) => m.role === 'user')?.content),
@@ -137,7 +143,10 @@ function viewAnthropic(path: string, headers: IncomingHttpHeaders, body: Json): 
   const last = messages.at(-1)
   const lastBlocks = last?.role === 'user' ? asArray(last.content) : []
   return {
-    wire: 'anthropic', path, headers, body,
+    wire: 'anthropic',
+    path,
+    headers,
+    body,
     model: text(body.model),
     system: text(body.system),
     brief: text(messages[0]?.content),
@@ -155,18 +164,26 @@ function openAIReply(model: string, reply: Extract<ModelReply, { text: string }>
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{
-      index: 0,
-      finish_reason: reply.truncated ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop',
-      message: {
-        role: 'assistant',
-        content: reply.text === '' ? null : reply.text,
-        refusal: null,
-        ...(calls.length > 0
-          ? { tool_calls: calls.map((call, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: call.name, arguments: typeof call.args === 'string' ? call.args : JSON.stringify(call.args) } })) }
-          : {}),
+    choices: [
+      {
+        index: 0,
+        finish_reason: reply.truncated ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop',
+        message: {
+          role: 'assistant',
+          content: reply.text === '' ? null : reply.text,
+          refusal: null,
+          ...(calls.length > 0
+            ? {
+                tool_calls: calls.map((call, i) => ({
+                  id: `call_${n}_${i}`,
+                  type: 'function',
+                  function: { name: call.name, arguments: typeof call.args === 'string' ? call.args : JSON.stringify(call.args) },
+                })),
+              }
+            : {}),
+        },
       },
-    }],
+    ],
     ...(usage ? { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } } : {}),
   }
 }

@@ -17,9 +17,7 @@ export interface Received {
  * answers with the status `answer` picks for the n-th request (0-based), 200 by default,
  * after the delay `delayMs` picks for it (none by default: a slow receiver for timeouts).
  */
-export async function startWebhookReceiver(
-  t: Test, answer: (n: number) => number = () => 200, delayMs: (n: number) => number = () => 0,
-): Promise<{ url: string; received: Received[] }> {
+export async function startWebhookReceiver(t: Test, answer: (n: number) => number = () => 200, delayMs: (n: number) => number = () => 0): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = []
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []

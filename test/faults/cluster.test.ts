@@ -29,15 +29,20 @@ async function clusterRig(t: Test) {
 }
 
 t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run twice', async (t) => {
-  const { servers, service, caller, sessionId } = await clusterRig(t)
+  const { service, caller, sessionId } = await clusterRig(t)
 
   const posted = await postTasks(caller.api, sessionId, { count: 1000, inFlight: 20, label: 'cluster' })
   t.equal(posted.ids.length, 1000, `every POST was acknowledged (${describe(posted.statuses)})`)
-  const ended = await until('every task to end', async () => {
-    // Right after an election a read may time out: that is a moment to wait, not a result.
-    const ended = await endedTaskIds(service.infra).catch(() => new Set<string>())
-    return posted.ids.every((id) => ended.has(id)) && ended
-  }, 120_000, 500).catch(() => endedTaskIds(service.infra))
+  const ended = await until(
+    'every task to end',
+    async () => {
+      // Right after an election a read may time out: that is a moment to wait, not a result.
+      const ended = await endedTaskIds(service.infra).catch(() => new Set<string>())
+      return posted.ids.every((id) => ended.has(id)) && ended
+    },
+    120_000,
+    500,
+  ).catch(() => endedTaskIds(service.infra))
 
   const stranded = posted.ids.filter((id) => !ended.has(id))
   t.same(stranded, [], 'no task is left pending or running')
@@ -56,12 +61,17 @@ t.test('3-node R3 cluster, the tasks stream leader killed under load: nothing ac
   const leader = await streamLeader(service.infra, servers.cluster, 'MATS_TASKS')
 
   let killedAt = 0
-  const posted = await postTasks(caller.api, sessionId, { count: 600, inFlight: 20, label: 'failover', onAcknowledged: (acknowledged) => {
-    if (acknowledged === 150 && !killedAt) {
-      killedAt = Date.now()
-      leader.process.kill('SIGKILL')
-    }
-  } })
+  const posted = await postTasks(caller.api, sessionId, {
+    count: 600,
+    inFlight: 20,
+    label: 'failover',
+    onAcknowledged: (acknowledged) => {
+      if (acknowledged === 150 && !killedAt) {
+        killedAt = Date.now()
+        leader.process.kill('SIGKILL')
+      }
+    },
+  })
   await exited(leader.process)
   t.ok(killedAt > 0, `the leader (${leader.name}) was killed under load`)
   t.equal(posted.statuses.get(500) ?? 0, 0, `no 500 (${describe(posted.statuses)})`)
@@ -70,11 +80,16 @@ t.test('3-node R3 cluster, the tasks stream leader killed under load: nothing ac
   const postedFor = Date.now() - killedAt
 
   const boundMs = 30_000
-  const ended = await until('every acknowledged task to end', async () => {
-    // Right after an election a read may time out: that is a moment to wait, not a result.
-    const ended = await endedTaskIds(service.infra).catch(() => new Set<string>())
-    return posted.ids.every((id) => ended.has(id)) && ended
-  }, boundMs, 500).catch(() => endedTaskIds(service.infra))
+  const ended = await until(
+    'every acknowledged task to end',
+    async () => {
+      // Right after an election a read may time out: that is a moment to wait, not a result.
+      const ended = await endedTaskIds(service.infra).catch(() => new Set<string>())
+      return posted.ids.every((id) => ended.has(id)) && ended
+    },
+    boundMs,
+    500,
+  ).catch(() => endedTaskIds(service.infra))
   const recoveredMs = Date.now() - killedAt
   const histories = await until('the log to be readable', () => taskHistories(service.infra).catch(() => undefined), 10_000, 200)
   const lost = posted.ids.filter((id) => !histories.has(id))
@@ -82,14 +97,26 @@ t.test('3-node R3 cluster, the tasks stream leader killed under load: nothing ac
   t.same(lost, [], 'no acknowledged task is missing from the log')
   t.same(stuck, [], `every acknowledged task ended within ${boundMs} ms of the kill`)
   t.same(lifecycleViolations(histories), [], 'no task started twice or ended twice')
-  t.comment(`leader kill: ${posted.ids.length} acknowledged (${describe(posted.statuses)}), ${lost.length} lost, ${stuck.length} stuck, slowest refusal ${posted.slowestRefusalMs} ms, posting went on ${postedFor} ms after the kill, all ended ${recoveredMs} ms after the kill`)
+  t.comment(
+    `leader kill: ${posted.ids.length} acknowledged (${describe(posted.statuses)}), ${lost.length} lost, ${stuck.length} stuck, slowest refusal ${posted.slowestRefusalMs} ms, posting went on ${postedFor} ms after the kill, all ended ${recoveredMs} ms after the kill`,
+  )
 })
 
 t.test('3-node R3 cluster, identical briefs raced through two API processes on different nodes: exactly one 201', async (t) => {
   const servers = await startClusterServers(t)
   // No worker: a task stays pending, and an identical brief is refused only while it is (spec).
   const first = await startTestService(t, servers, { env: R3, roles: ['api', 'projector'] })
-  const second = await startTestService(t, { ...servers, natsUrl: servers.cluster.nodes.map((n) => n.url).reverse().join(',') }, { env: R3, roles: ['api'] })
+  const second = await startTestService(
+    t,
+    {
+      ...servers,
+      natsUrl: servers.cluster.nodes
+        .map((n) => n.url)
+        .reverse()
+        .join(','),
+    },
+    { env: R3, roles: ['api'] },
+  )
   const caller = await aCaller(first.infra, first.url, { monthlyBudgetUsd: 100_000 })
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const apis = [caller.api, caller.api.withBaseUrl(second.url)]
@@ -97,6 +124,9 @@ t.test('3-node R3 cluster, identical briefs raced through two API processes on d
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => apis[i % 2]!.post('/v1/tasks', { sessionId, instruction: `identical brief of round ${round}` })))
     const statuses = answers.map((a) => a.status)
     t.equal(statuses.filter((s) => s === 201).length, 1, `round ${round}: exactly one 201 of 20`)
-    t.ok(statuses.every((s) => s === 201 || s === 409), `round ${round}: the others 409 (${[...new Set(statuses)].join(', ')})`)
+    t.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      `round ${round}: the others 409 (${[...new Set(statuses)].join(', ')})`,
+    )
   }
 })

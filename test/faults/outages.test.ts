@@ -70,7 +70,14 @@ t.test('nats-server killed for 3 s under load, two workers alive: every request 
 
   let done = false
   let acknowledged = 0
-  const load = postTasks(caller.api, sessionId, { inFlight: 10, label: 'outage', done: () => done, onAcknowledged: (n) => { acknowledged = n } })
+  const load = postTasks(caller.api, sessionId, {
+    inFlight: 10,
+    label: 'outage',
+    done: () => done,
+    onAcknowledged: (n) => {
+      acknowledged = n
+    },
+  })
   await until('40 tasks to be acknowledged, some of them running', () => acknowledged >= 40, 20_000)
   const outage = nats.outage(3000)
   await new Promise((resolve) => setTimeout(resolve, 1000))
@@ -82,16 +89,27 @@ t.test('nats-server killed for 3 s under load, two workers alive: every request 
   const posted = await load
 
   for (const answer of during) t.ok(answer.status === 503 || answer.status === 200, `during the outage: ${answer.status} in ${answer.ms} ms`)
-  t.ok(during.every((answer) => answer.ms < 2000), `answered within 2 s (${during.map((a) => a.ms).join(', ')} ms)`)
-  t.ok(during.filter((answer) => answer.status === 503).every((answer) => answer.retryAfter !== null), '503s carry Retry-After')
+  t.ok(
+    during.every((answer) => answer.ms < 2000),
+    `answered within 2 s (${during.map((a) => a.ms).join(', ')} ms)`,
+  )
+  t.ok(
+    during.filter((answer) => answer.status === 503).every((answer) => answer.retryAfter !== null),
+    '503s carry Retry-After',
+  )
   t.equal(posted.statuses.get(500) ?? 0, 0, `no 500 (${describeStatuses(posted.statuses)})`)
   t.equal(posted.statuses.get(0) ?? 0, 0, 'every POST was answered')
   t.ok(posted.slowestRefusalMs < 2000, `refusals came within 2 s (slowest: ${posted.slowestRefusalMs} ms)`)
 
-  const histories = await until('every acknowledged task to end', async () => {
-    const histories = await taskHistories(service.infra)
-    return posted.ids.every((id) => ['TaskCompleted', 'TaskFailed'].includes(histories.get(id)?.at(-1)?.type ?? '')) && histories
-  }, 30_000, 250)
+  const histories = await until(
+    'every acknowledged task to end',
+    async () => {
+      const histories = await taskHistories(service.infra)
+      return posted.ids.every((id) => ['TaskCompleted', 'TaskFailed'].includes(histories.get(id)?.at(-1)?.type ?? '')) && histories
+    },
+    30_000,
+    250,
+  )
   const lostWorkers = posted.ids.filter((id) => (histories.get(id)?.at(-1)?.data as { reason?: string } | undefined)?.reason === 'worker_lost')
   t.same(lostWorkers, [], 'no task of a live worker failed as worker_lost')
   t.same(lifecycleViolations(histories), [], 'no task ran twice or ended twice')
@@ -110,9 +128,7 @@ t.test('MongoDB killed for 4 s under load: POSTs and GET by id go on from the lo
   const load = postTasks(caller.api, sessionId, { inFlight: 5, label: 'mongo outage', done: () => done })
   const outage = mongo.outage(4000)
   await new Promise((resolve) => setTimeout(resolve, 1500))
-  const [list, one, ready] = await Promise.all([
-    timed(caller.api, '/v1/tasks'), timed(caller.api, `/v1/tasks/${before.body.task.id}`), timed(caller.api, '/readyz'),
-  ])
+  const [list, one, ready] = await Promise.all([timed(caller.api, '/v1/tasks'), timed(caller.api, `/v1/tasks/${before.body.task.id}`), timed(caller.api, '/readyz')])
   await outage
   done = true
   const posted = await load
@@ -123,49 +139,81 @@ t.test('MongoDB killed for 4 s under load: POSTs and GET by id go on from the lo
   t.equal(ready.status, 503, `/readyz says not ready in ${ready.ms} ms`)
   t.ok(ready.ms < 1000, '/readyz answers within 1 s')
   t.same([...posted.statuses.keys()], [201], `every POST was acknowledged: they need only NATS, and the key was read before (${describeStatuses(posted.statuses)})`)
-  await until('the read model to catch up after the outage', async () => {
-    const res = await caller.api.get<{ pagination: { total: number } }>('/v1/tasks?limit=1')
-    return res.status === 200 && res.body.pagination.total === posted.ids.length + 1
-  }, 30_000, 250)
+  await until(
+    'the read model to catch up after the outage',
+    async () => {
+      const res = await caller.api.get<{ pagination: { total: number } }>('/v1/tasks?limit=1')
+      return res.status === 200 && res.body.pagination.total === posted.ids.length + 1
+    },
+    30_000,
+    250,
+  )
   t.pass('every task written during the outage reached the read model')
   t.comment(`mongo outage: ${describeStatuses(posted.statuses)}, list ${list.status} in ${list.ms} ms, GET by id ${one.status} in ${one.ms} ms, /readyz ${ready.status} in ${ready.ms} ms`)
 })
 
-t.test('given a worker cut off from NATS for longer than its ack wait mid-run, when its tasks come back to it, then it keeps its runs: each completes once, none is judged lost, and the cost reaches the budget', async (t) => {
-  const servers = await startServers(t)
-  const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
-  const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
-  const ackWaitMs = 2000
-  spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '6000', WORKER_ACK_WAIT_MS: String(ackWaitMs) })
-  const caller = await aCaller(service.infra, service.url)
-  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
-  const ids: string[] = []
-  for (let i = 0; i < 3; i++) ids.push((await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction: `A six-second audit ${i}` })).body.task.id)
-  await until('the three tasks to be running', async () => {
-    const histories = await taskHistories(service.infra)
-    return ids.every((id) => histories.get(id)?.some((e) => e.type === 'TaskStarted'))
-  }, 20_000, 100)
+t.test(
+  'given a worker cut off from NATS for longer than its ack wait mid-run, when its tasks come back to it, then it keeps its runs: each completes once, none is judged lost, and the cost reaches the budget',
+  async (t) => {
+    const servers = await startServers(t)
+    const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
+    const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
+    const ackWaitMs = 2000
+    spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '6000', WORKER_ACK_WAIT_MS: String(ackWaitMs) })
+    const caller = await aCaller(service.infra, service.url)
+    const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+    const ids: string[] = []
+    for (let i = 0; i < 3; i++) ids.push((await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction: `A six-second audit ${i}` })).body.task.id)
+    await until(
+      'the three tasks to be running',
+      async () => {
+        const histories = await taskHistories(service.infra)
+        return ids.every((id) => histories.get(id)?.some((e) => e.type === 'TaskStarted'))
+      },
+      20_000,
+      100,
+    )
 
-  // When: cut off past the ack wait, so that the server hands the three TaskCreated out again, to this worker.
-  proxy.cut()
-  await new Promise((resolve) => setTimeout(resolve, ackWaitMs + 1500))
-  proxy.restore()
+    // When: cut off past the ack wait, so that the server hands the three TaskCreated out again, to this worker.
+    proxy.cut()
+    await new Promise((resolve) => setTimeout(resolve, ackWaitMs + 1500))
+    proxy.restore()
 
-  // Then
-  const histories = await until('the three runs to end', async () => {
-    const histories = await taskHistories(service.infra)
-    return ids.every((id) => ['TaskCompleted', 'TaskFailed'].includes(histories.get(id)?.at(-1)?.type ?? '')) && histories
-  }, 30_000, 250)
-  const ends = ids.map((id) => histories.get(id)?.at(-1))
-  t.same(ids.map((id) => histories.get(id)?.map((e) => e.type)), ids.map(() => ['TaskCreated', 'TaskStarted', 'TaskCompleted']), `each run kept and completed once: none failed worker_lost (${JSON.stringify(ends.map((e) => e?.type === 'TaskFailed' ? e.data : e?.type))})`)
-  t.same(lifecycleViolations(histories), [])
-  const delivered = (await service.infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).delivered.consumer_seq
-  t.ok(delivered > ids.length, `the server handed TaskCreated out again (${delivered} deliveries of ${ids.length} tasks)`)
-  const costs = ids.map((id) => (histories.get(id)?.at(-1)?.data as { costMicros: number }).costMicros)
-  const spend = await until('the spend to count the three', async () => {
-    const spend = await monthToDate(service.infra, caller.account.id, new Date())
-    return spend.reservedMicros === 0 && spend
-  }, 10_000)
-  t.equal(spend.spentMicros, costs.reduce((a, b) => a + b, 0), `the cost of each run reached the budget (${costs.join(' + ')} micro-USD)`)
-  t.comment(`worker cut off for ${ackWaitMs + 1500} ms (ack wait ${ackWaitMs} ms): ${delivered} deliveries of ${ids.length} tasks, ${ends.filter((e) => e?.type === 'TaskCompleted').length} completed once, 0 worker_lost`)
-})
+    // Then
+    const histories = await until(
+      'the three runs to end',
+      async () => {
+        const histories = await taskHistories(service.infra)
+        return ids.every((id) => ['TaskCompleted', 'TaskFailed'].includes(histories.get(id)?.at(-1)?.type ?? '')) && histories
+      },
+      30_000,
+      250,
+    )
+    const ends = ids.map((id) => histories.get(id)?.at(-1))
+    t.same(
+      ids.map((id) => histories.get(id)?.map((e) => e.type)),
+      ids.map(() => ['TaskCreated', 'TaskStarted', 'TaskCompleted']),
+      `each run kept and completed once: none failed worker_lost (${JSON.stringify(ends.map((e) => (e?.type === 'TaskFailed' ? e.data : e?.type)))})`,
+    )
+    t.same(lifecycleViolations(histories), [])
+    const delivered = (await service.infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).delivered.consumer_seq
+    t.ok(delivered > ids.length, `the server handed TaskCreated out again (${delivered} deliveries of ${ids.length} tasks)`)
+    const costs = ids.map((id) => (histories.get(id)?.at(-1)?.data as { costMicros: number } | undefined)?.costMicros ?? 0)
+    const spend = await until(
+      'the spend to count the three',
+      async () => {
+        const spend = await monthToDate(service.infra, caller.account.id, new Date())
+        return spend.reservedMicros === 0 && spend
+      },
+      10_000,
+    )
+    t.equal(
+      spend.spentMicros,
+      costs.reduce((a, b) => a + b, 0),
+      `the cost of each run reached the budget (${costs.join(' + ')} micro-USD)`,
+    )
+    t.comment(
+      `worker cut off for ${ackWaitMs + 1500} ms (ack wait ${ackWaitMs} ms): ${delivered} deliveries of ${ids.length} tasks, ${ends.filter((e) => e?.type === 'TaskCompleted').length} completed once, 0 worker_lost`,
+    )
+  },
+)

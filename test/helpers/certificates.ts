@@ -26,8 +26,23 @@ const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-n
 export async function makeCertificates(dir: string): Promise<TestCertificates> {
   const caFile = join(dir, 'ca.pem')
   const caKeyFile = join(dir, 'ca-key.pem')
-  await run('openssl', ['req', '-x509', ...EC_KEY, '-keyout', caKeyFile, '-out', caFile, '-days', '1', '-subj', '/CN=mats test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'])
+  await run('openssl', [
+    'req',
+    '-x509',
+    ...EC_KEY,
+    '-keyout',
+    caKeyFile,
+    '-out',
+    caFile,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=mats test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ])
   const signedBy = { certFile: caFile, keyFile: caKeyFile }
   const [server, client, stranger] = await Promise.all([
     leaf(dir, 'server', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth', signedBy),

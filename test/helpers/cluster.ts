@@ -16,10 +16,7 @@ export interface ClusterServers extends TestServers {
 /** Three routed nats-servers (JetStream, R3-capable) and a MongoDB-wire server, per test. */
 export async function startClusterServers(t: Test): Promise<ClusterServers> {
   const dir = await mkdtemp(join(tmpdir(), 'mats-cluster-'))
-  const [cluster, mongo] = await Promise.all([
-    startNatsCluster({ dataDir: join(dir, 'nats') }),
-    startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' }),
-  ])
+  const [cluster, mongo] = await Promise.all([startNatsCluster({ dataDir: join(dir, 'nats') }), startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' })])
   t.teardown(async () => {
     await Promise.all([cluster.stop(), mongo.stop()])
     await rm(dir, { recursive: true, force: true })
@@ -35,7 +32,16 @@ async function jetStreamReady(url: string): Promise<void> {
   const nc = await connect({ servers: url.split(',') })
   try {
     const jsm = await jetstreamManager(nc, { timeout: 1000, checkAPI: false })
-    await until('the cluster to elect a JetStream meta leader', () => jsm.getAccountInfo().then(() => true, () => false), 30_000, 200)
+    await until(
+      'the cluster to elect a JetStream meta leader',
+      () =>
+        jsm.getAccountInfo().then(
+          () => true,
+          () => false,
+        ),
+      30_000,
+      200,
+    )
   } finally {
     await nc.close()
   }

@@ -34,7 +34,13 @@ export interface LanguageModelRig {
 }
 
 /** A fake provider speaking `wire`, the service pointed at it, and a caller with a session. */
-export async function languageModelRig(t: Test, servers: TestServers, wire: Wire, script: ModelScript, options: { env?: Record<string, string>; session?: Record<string, unknown>; log?: Logger; connectors?: PlatformConnectors } = {}): Promise<LanguageModelRig> {
+export async function languageModelRig(
+  t: Test,
+  servers: TestServers,
+  wire: Wire,
+  script: ModelScript,
+  options: { env?: Record<string, string>; session?: Record<string, unknown>; log?: Logger; connectors?: PlatformConnectors } = {},
+): Promise<LanguageModelRig> {
   const fake = await startFakeModelServer(t, wire, script)
   const service = await startTestService(t, servers, {
     env: { LLM_PROVIDER: wire, LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL, LLM_PRICES: PRICES, LLM_MAX_RETRIES: '2', ...options.env },
@@ -50,24 +56,38 @@ export async function languageModelRig(t: Test, servers: TestServers, wire: Wire
 export async function runToEnd(api: ApiClient, body: Record<string, unknown>, timeoutMs = 15_000): Promise<TaskView> {
   const created = await api.post<{ task: TaskView }>('/v1/tasks', body)
   if (created.status !== 201) throw new Error(`task not created: ${created.status} ${JSON.stringify(created.body)}`)
-  return until(`task ${created.body.task.id} to end`, async () => {
-    const { body: { task } } = await api.get<{ task: TaskView }>(`/v1/tasks/${created.body.task.id}`)
-    return (task.status === 'completed' || task.status === 'failed') && task
-  }, timeoutMs)
+  return until(
+    `task ${created.body.task.id} to end`,
+    async () => {
+      const {
+        body: { task },
+      } = await api.get<{ task: TaskView }>(`/v1/tasks/${created.body.task.id}`)
+      return (task.status === 'completed' || task.status === 'failed') && task
+    },
+    timeoutMs,
+  )
 }
 
 /** A logger whose lines (JSON text) the test can read. */
 export function capturingLog(level: string): { readonly log: Logger; readonly lines: string[] } {
   const lines: string[] = []
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString('utf8')); done() } })
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'))
+      done()
+    },
+  })
   return { log: pino({ level }, sink), lines }
 }
 
 /** The supervisor delegates twice at once, and its specialists never answer: a run that waits on two delegated runs. */
 export const delegatesTwiceThenHangs = (request: ModelRequestView): ModelReply =>
   request.system.startsWith('You are the Growth Marketer') && request.turn === 0
-    ? { text: '', calls: [
-        { name: 'delegate_to_specialist', args: { agentType: 'seo', instruction: 'Audit the kit pages' } },
-        { name: 'delegate_to_specialist', args: { agentType: 'creative', instruction: 'Three ad concepts for the kit' } },
-      ] }
+    ? {
+        text: '',
+        calls: [
+          { name: 'delegate_to_specialist', args: { agentType: 'seo', instruction: 'Audit the kit pages' } },
+          { name: 'delegate_to_specialist', args: { agentType: 'creative', instruction: 'Three ad concepts for the kit' } },
+        ],
+      }
     : { hang: true }

@@ -7,7 +7,9 @@ const MATS = resolve(import.meta.dirname, '../../bin/mats.js')
 /** Runs the `mats` CLI as a separate process, as an operator would. */
 export function spawnMats(t: Test, args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [MATS, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
   return child
 }
 
@@ -18,7 +20,11 @@ export function exited(child: ChildProcess): Promise<number | null> {
 
 export function collectOutput(child: ChildProcess): { text: () => string } {
   let out = ''
-  child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString() })
-  child.stderr?.on('data', (chunk: Buffer) => { out += chunk.toString() })
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
   return { text: () => out }
 }

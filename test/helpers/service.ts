@@ -12,9 +12,7 @@ export const testLog = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent
  * Limits are still enforced through the shared store in every test, but high enough
  * that only the rate-limit tests (which set the spec's figures) ever reach them.
  */
-const GENEROUS_LIMITS = Object.fromEntries(
-  ['TASKS_CREATE', 'TASKS_READ', 'SESSIONS', 'META', 'OPENAPI', 'AUTH_FAILURES', 'WEBHOOKS'].map((group) => [`RATE_LIMIT_${group}_PER_MIN`, '1000000']),
-)
+const GENEROUS_LIMITS = Object.fromEntries(['TASKS_CREATE', 'TASKS_READ', 'SESSIONS', 'META', 'OPENAPI', 'AUTH_FAILURES', 'WEBHOOKS'].map((group) => [`RATE_LIMIT_${group}_PER_MIN`, '1000000']))
 
 export function testConfig(servers: TestServers, overrides: Record<string, string> = {}): Config {
   return loadConfig({

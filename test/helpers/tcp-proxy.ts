@@ -40,6 +40,8 @@ export async function startTcpProxy(t: Test, targetPort: number): Promise<TcpPro
       open = false
       for (const socket of sockets) socket.destroy()
     },
-    restore: () => { open = true },
+    restore: () => {
+      open = true
+    },
   }
 }

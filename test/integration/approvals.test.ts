@@ -23,7 +23,19 @@ const proposer = (request: ModelRequestView): ModelReply => {
   return { text: '', calls: [{ name: 'propose_action', args }] }
 }
 
-interface ActionView { id: string; taskId: string; platform: string; action: string; summary: string; content: string | null; status: string; note: string | null; reason: string | null; proposedAt: string; decidedAt: string | null }
+interface ActionView {
+  id: string
+  taskId: string
+  platform: string
+  action: string
+  summary: string
+  content: string | null
+  status: string
+  note: string | null
+  reason: string | null
+  proposedAt: string
+  decidedAt: string | null
+}
 
 /** A LinkedIn stand-in on loopback, and a connector that posts to it as a real one would post to LinkedIn. */
 async function fakeLinkedIn(t: Test): Promise<{ connectors: PlatformConnectors; received: Record<string, unknown>[] }> {
@@ -61,11 +73,22 @@ async function proposedAction(instruction: string, sessionId?: string): Promise<
 
 t.test('a task in an approval-required session lists its proposed action as pending approval, also among the account’s pending approvals', async (t) => {
   const action = await proposedAction('Review the budget of the Kits campaign')
-  t.match(action, { platform: 'google-ads', action: 'raise daily budget', summary: /60 USD a day/, content: 'Campaign: Kits; daily budget 60 USD', status: 'pending_approval', decidedAt: null, reason: null })
+  t.match(action, {
+    platform: 'google-ads',
+    action: 'raise daily budget',
+    summary: /60 USD a day/,
+    content: 'Campaign: Kits; daily budget 60 USD',
+    status: 'pending_approval',
+    decidedAt: null,
+    reason: null,
+  })
   t.ok(Date.parse(action.proposedAt), 'proposedAt is a date')
   const pending = await api.get<{ actions: ActionView[]; pagination: { total: number } }>('/v1/approvals?limit=100')
   t.equal(pending.status, 200)
-  t.ok(pending.body.actions.some((a) => a.id === action.id), 'listed among pending approvals')
+  t.ok(
+    pending.body.actions.some((a) => a.id === action.id),
+    'listed among pending approvals',
+  )
   t.ok(pending.body.actions.every((a) => a.status === 'pending_approval'))
 })
 
@@ -85,7 +108,10 @@ t.test('approving records ActionApproved on the action’s own subject; without 
   const listed = await api.get<{ actions: ActionView[] }>(`/v1/tasks/${action.taskId}/actions`)
   t.equal(listed.body.actions[0]?.status, 'approved', 'the list reads the decision back')
   const pending = await api.get<{ actions: ActionView[] }>('/v1/approvals?limit=100')
-  t.notOk(pending.body.actions.some((a) => a.id === action.id), 'no longer pending')
+  t.notOk(
+    pending.body.actions.some((a) => a.id === action.id),
+    'no longer pending',
+  )
   const [event, ...more] = eventsOf(await streamEvents(rig.infra, 'MATS_TASKS'), action.id)
   t.equal(more.length, 0, 'one decision, nothing executed')
   t.equal(event?.subject, `mats.action.${rig.caller.account.id}.${action.id}.ActionApproved`)
@@ -115,7 +141,10 @@ t.test('an approved action with a connector for its platform is carried out and 
     return body.actions[0]?.status === 'executed' && body.actions[0]
   })
   t.match(executed, { reason: 'Looks good', note: /^platform reference urn:li:share:\d+$/ })
-  t.match(linkedIn.received.find((r) => r.actionId === action.id), { platform: 'linkedin', content: 'Spring is here: meet the Kits rocket.' })
+  t.match(
+    linkedIn.received.find((r) => r.actionId === action.id),
+    { platform: 'linkedin', content: 'Spring is here: meet the Kits rocket.' },
+  )
   const types = eventsOf(await streamEvents(rig.infra, 'MATS_TASKS'), action.id).map((e) => e.type)
   t.same(types, ['ActionApproved', 'ActionExecuted'])
 })

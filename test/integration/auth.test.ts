@@ -13,8 +13,17 @@ import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
 
-interface KeyInfo { id: string; name: string; keyPrefix: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null }
-interface ErrorBody { error: string }
+interface KeyInfo {
+  id: string
+  name: string
+  keyPrefix: string
+  createdAt: string
+  lastUsedAt: string | null
+  expiresAt: string | null
+}
+interface ErrorBody {
+  error: string
+}
 
 const servers = await startServers(t)
 const service = await startTestService(t, servers)
@@ -37,10 +46,14 @@ function assertUnauthorized(t: Test, res: ApiResponse<unknown>, what: string, me
 
 /** Polls GET /v1/agents until it answers anything but 200; returns that answer and when it came. */
 function firstRefusal(api: ApiClient, what: string, timeoutMs: number) {
-  return until(what, async () => {
-    const res = await api.get<ErrorBody>('/v1/agents')
-    return res.status !== 200 && { res, at: Date.now() }
-  }, timeoutMs)
+  return until(
+    what,
+    async () => {
+      const res = await api.get<ErrorBody>('/v1/agents')
+      return res.status !== 200 && { res, at: Date.now() }
+    },
+    timeoutMs,
+  )
 }
 
 /** Every document of every collection of every database on the server, as JSON. */
@@ -118,7 +131,10 @@ t.test('given a missing, malformed, unknown, revoked or expired key, when callin
 t.test('given two API processes that both accept a key, when it is revoked, then each refuses it within 5 s', async (t) => {
   const second = await startTestService(t, servers, { roles: ['api'] })
   const { account, key } = await aCaller(service.infra, service.url)
-  const processes = [['first (all roles)', new ApiClient(service.url, key.key)], ['second (api only)', new ApiClient(second.url, key.key)]] as const
+  const processes = [
+    ['first (all roles)', new ApiClient(service.url, key.key)],
+    ['second (api only)', new ApiClient(second.url, key.key)],
+  ] as const
   for (const [name, api] of processes) t.equal((await api.get('/v1/agents')).status, 200, `the ${name} process accepts the key`)
 
   const start = Date.now()
@@ -169,10 +185,24 @@ t.test('given several keys created and used, when reading everything at rest, th
   t.equal(messages.filter((m) => !m.stream.startsWith('KV_')).length, held, 'every message the event streams hold was read')
   keys.forEach((key, i) => {
     const secret = key.key.slice(5)
-    t.same(documents.filter((d) => d.text.includes(secret)).map((d) => d.where), [], `key ${i}: in no MongoDB collection`)
-    t.same(messages.filter((m) => m.text.includes(secret)).map((m) => m.stream), [], `key ${i}: in no stream message`)
-    t.ok(documents.some((d) => d.collection.startsWith('api_keys') && d.text.includes(sha256(key.key))), `key ${i}: its SHA-256 is in api_keys`)
-    t.ok(messages.some((m) => m.stream === 'MATS_ACCOUNTS' && m.text.includes(key.keyPrefix)), `key ${i}: its prefix is in MATS_ACCOUNTS`)
+    t.same(
+      documents.filter((d) => d.text.includes(secret)).map((d) => d.where),
+      [],
+      `key ${i}: in no MongoDB collection`,
+    )
+    t.same(
+      messages.filter((m) => m.text.includes(secret)).map((m) => m.stream),
+      [],
+      `key ${i}: in no stream message`,
+    )
+    t.ok(
+      documents.some((d) => d.collection.startsWith('api_keys') && d.text.includes(sha256(key.key))),
+      `key ${i}: its SHA-256 is in api_keys`,
+    )
+    t.ok(
+      messages.some((m) => m.stream === 'MATS_ACCOUNTS' && m.text.includes(key.keyPrefix)),
+      `key ${i}: its prefix is in MATS_ACCOUNTS`,
+    )
   })
 })
 
@@ -180,7 +210,10 @@ t.test('given two accounts’ keys, when each calls GET /v1/me, then each sees i
   const alice = await aCaller(service.infra, service.url)
   const bobAccount = await anAccount(service.infra)
   const bob = await aKey(service.infra, bobAccount.id, { name: 'bob ci', expiresAt: new Date(Date.now() + 3_600_000) })
-  for (const [who, key] of [['alice', alice.key], ['bob', bob]] as const) {
+  for (const [who, key] of [
+    ['alice', alice.key],
+    ['bob', bob],
+  ] as const) {
     const before = Date.now()
     const res = await anonymous.get<{ key: KeyInfo }>('/v1/me', bearer(key.key))
     const after = Date.now()
@@ -257,10 +290,15 @@ t.test('given made-up keys from one address, when they keep coming, then 429 wit
   t.equal((await client.get('/v1/agents', bearer(neverUsed.key))).status, 429, 'while blocked: a real key this process never saw waits like the rest (documented)')
   t.ok(lookups.count() - afterFlood <= 1, `the blocked requests reached the database at most for the known key, once its cache entry was due (${lookups.count() - afterFlood})`)
 
-  const admitted = await until('a made-up key to be looked at again after Retry-After', async () => {
-    const res = await client.get('/v1/agents', bearer(aForgedKey()))
-    return res.status === 401 && Date.now()
-  }, (retryAfter + 3) * 1000, 250)
+  const admitted = await until(
+    'a made-up key to be looked at again after Retry-After',
+    async () => {
+      const res = await client.get('/v1/agents', bearer(aForgedKey()))
+      return res.status === 401 && Date.now()
+    },
+    (retryAfter + 3) * 1000,
+    250,
+  )
   t.ok(admitted, 'after Retry-After the address is admitted again (401 for a made-up key)')
 })
 

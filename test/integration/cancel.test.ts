@@ -42,7 +42,11 @@ t.test('cancelling a pending task: it fails at once as cancelled, its reservatio
   const worker = await startTestService(t, servers, { roles: ['api', 'worker'], env: { OFFLINE_AGENT_LATENCY_MS: '0' } })
   const later = await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A task after the cancelled one', waitSeconds: 20 })
   t.equal(later.body.task.status, 'completed', 'the worker ran the queue')
-  t.same(eventsOf(await streamEvents(worker.infra, 'MATS_TASKS'), task.id).map((e) => e.type), ['TaskCreated', 'TaskFailed'], 'the cancelled task never started')
+  t.same(
+    eventsOf(await streamEvents(worker.infra, 'MATS_TASKS'), task.id).map((e) => e.type),
+    ['TaskCreated', 'TaskFailed'],
+    'the cancelled task never started',
+  )
 })
 
 t.test('cancelling a running task on a worker in another process: its run is aborted within 2 s', async (t) => {
@@ -105,10 +109,14 @@ t.test('cancel: unknown and foreign tasks are 404, a completed one 409', async (
   t.equal(ended.status, 409)
   t.equal((await caller.api.get<{ task: TaskView }>(`/v1/tasks/${done.id}`)).body.task.status, 'completed', 'unchanged')
   // A client that always sends Content-Type: application/json, with an empty body or {}.
-  const asJson = (body?: string) => fetch(`${service.url}/v1/tasks/${done.id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${caller.key.key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) })
+  const asJson = (body?: string) =>
+    fetch(`${service.url}/v1/tasks/${done.id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${caller.key.key}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    })
   t.same([(await asJson()).status, (await asJson('{}')).status], [409, 409], 'an empty JSON body or {} is no body')
 })
-
 
 t.test('cancelling a supervisor cancels its delegated tasks, and what it spent is recorded', async (t) => {
   const servers = await startServers(t)
@@ -119,13 +127,21 @@ t.test('cancelling a supervisor cancels its delegated tasks, and what it spent i
   const cancelled = await caller.api.post<{ task: TaskView }>(`/v1/tasks/${parent.id}/cancel`, undefined)
 
   t.equal(cancelled.body.task.status, 'failed')
-  const events = await until('the two delegated tasks to end', async () => {
-    const events = await streamEvents(infra, 'MATS_TASKS')
-    const children = eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId)
-    return children.length === 2 && children.every((id) => failure(events, id)) && events
-  }, 10_000)
+  const events = await until(
+    'the two delegated tasks to end',
+    async () => {
+      const events = await streamEvents(infra, 'MATS_TASKS')
+      const children = eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId)
+      return children.length === 2 && children.every((id) => failure(events, id)) && events
+    },
+    10_000,
+  )
   const children = eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId)
-  t.same(children.map((id) => failure(events, id)?.reason), ['cancelled', 'cancelled'], 'both delegated tasks are cancelled')
+  t.same(
+    children.map((id) => failure(events, id)?.reason),
+    ['cancelled', 'cancelled'],
+    'both delegated tasks are cancelled',
+  )
   t.match(failure(events, children[0] ?? '')?.error, /^cancelled with its supervising task/)
   const parentEnd = failure(events, parent.id)
   t.equal(parentEnd?.reason, 'cancelled')

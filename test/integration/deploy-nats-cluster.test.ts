@@ -22,7 +22,11 @@ const ROUTE_PASSWORD = 'route-password-for-this-test'
 const dir = await mkdtemp(join(tmpdir(), 'mats-deploy-nats-'))
 t.teardown(() => rm(dir, { recursive: true, force: true }))
 
-interface Node { readonly name: string; readonly routePort: number; readonly monitorPort: number }
+interface Node {
+  readonly name: string
+  readonly routePort: number
+  readonly monitorPort: number
+}
 
 /** The deploy file, its store moved from the container's volume to `dataDir` and its listeners to loopback ports. */
 async function nodeConfig(node: Node, dataDir: string): Promise<string> {
@@ -42,7 +46,10 @@ async function nodeConfig(node: Node, dataDir: string): Promise<string> {
   return file
 }
 
-interface RunningNode { readonly server: LocalServer; readonly output: () => string }
+interface RunningNode {
+  readonly server: LocalServer
+  readonly output: () => string
+}
 
 async function startNode(node: Node, routes: string[], routePassword: string): Promise<RunningNode> {
   const dataDir = join(dir, node.name)
@@ -52,7 +59,9 @@ async function startNode(node: Node, routes: string[], routePassword: string): P
     // The client address and port come from startNats; the routes from the command line, as in docker-compose.yml.
     args: ['-c', await nodeConfig(node, dataDir), '--routes', routes.join(',')],
     env: { NATS_SERVER_NAME: node.name, NATS_MATS_PASSWORD: MATS_PASSWORD, NATS_ROUTE_PASSWORD: routePassword },
-    onOutput: (text) => { output += text },
+    onOutput: (text) => {
+      output += text
+    },
   })
   t.teardown(() => server.stop())
   return { server, output: () => output }
@@ -86,22 +95,38 @@ t.test('given the mats user, mats creates its streams with three replicas and th
   t.teardown(() => nc.close())
   // A new cluster elects its JetStream meta leader after the routes are up; until then the API does not answer.
   const jsm = await jetstreamManager(nc, { checkAPI: false })
-  await until('the JetStream meta leader', async () => jsm.getAccountInfo().then(() => true, () => false), 20_000)
+  await until(
+    'the JetStream meta leader',
+    async () =>
+      jsm.getAccountInfo().then(
+        () => true,
+        () => false,
+      ),
+    20_000,
+  )
   await ensureStreams(jsm, { replicas: 3 })
-  const info = await until('MATS_TASKS replicas to be current', async () => {
-    const stream = await jsm.streams.info('MATS_TASKS')
-    const replicas = stream.cluster?.replicas ?? []
-    return replicas.length === 2 && replicas.every((replica) => replica.current) && stream
-  }, 20_000)
+  const info = await until(
+    'MATS_TASKS replicas to be current',
+    async () => {
+      const stream = await jsm.streams.info('MATS_TASKS')
+      const replicas = stream.cluster?.replicas ?? []
+      return replicas.length === 2 && replicas.every((replica) => replica.current) && stream
+    },
+    20_000,
+  )
   t.equal(info.config.num_replicas, 3)
   t.equal(info.config.name, 'MATS_TASKS')
 })
 
 t.test('given no credentials or a wrong password, a client is refused', async (t) => {
-  const refused = (env: Record<string, string>) => connect({ ...natsConnectionOptions(loadConfig({ NATS_URL, ...env })), timeout: 2000 }).then(
-    async (nc) => { await nc.close(); return 'connected' },
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
-  )
+  const refused = (env: Record<string, string>) =>
+    connect({ ...natsConnectionOptions(loadConfig({ NATS_URL, ...env })), timeout: 2000 }).then(
+      async (nc) => {
+        await nc.close()
+        return 'connected'
+      },
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    )
   t.match(await refused({}), /authorization violation/i, 'anonymous')
   t.match(await refused({ NATS_USER: 'mats', NATS_PASSWORD: 'guess' }), /authorization violation/i, 'a wrong password')
 })
@@ -111,7 +136,8 @@ t.test('given a node that does not know the route password, it cannot join', asy
   const node = await aNode('intruder')
   const intruder = await startNode(node, routeUrls('wrong-route-password'), 'wrong-route-password')
   await until('every node to turn the intruder away', () =>
-    nodes.every(({ name }) => intruder.output().includes(`Route Error 'Authorization Violation'`) && intruder.output().includes(`Remote: ${name}`)))
+    nodes.every(({ name }) => intruder.output().includes(`Route Error 'Authorization Violation'`) && intruder.output().includes(`Remote: ${name}`)),
+  )
   t.same(await peersOf(node), [], 'the intruder has no route')
   t.same(await Promise.all(nodes.map(peersOf)), peersBefore, 'no node routes to it')
 })

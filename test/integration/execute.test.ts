@@ -21,6 +21,9 @@ t.test('a create on a fresh id appends without loading, and the result is comple
 t.test('isNew on an id that exists: the append conflicts, the retry loads it, and decide refuses', async (t) => {
   const key = { accountId: randomUUID(), aggregateId: randomUUID() }
   await execute(infra, Session, key, (s) => decideCreateSession(profile, s), operator())
-  await t.rejects(execute(infra, Session, key, (s) => decideCreateSession(profile, s), operator(), { isNew: true }), ConflictError)
+  await t.rejects(
+    execute(infra, Session, key, (s) => decideCreateSession(profile, s), operator(), { isNew: true }),
+    ConflictError,
+  )
   t.equal((await infra.events.load(Session, key)).events.length, 1, 'still exactly one SessionCreated')
 })

@@ -9,14 +9,24 @@ import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
 import { ERROR_CODES, type ErrorStatusWithCode } from '../../src/http/schemas/errors.js'
 
-interface Subspecialty { id: string; name: string; description: string }
-interface AgentView { type: string; name: string; description: string; isSupervisor: boolean; subspecialties: Subspecialty[] }
-interface SessionList { sessions: unknown[]; pagination: { total: number } }
+interface Subspecialty {
+  id: string
+  name: string
+  description: string
+}
+interface AgentView {
+  type: string
+  name: string
+  description: string
+  isSupervisor: boolean
+  subspecialties: Subspecialty[]
+}
+interface SessionList {
+  sessions: unknown[]
+  pagination: { total: number }
+}
 
-const SPEC_AGENT_TYPES = [
-  'growth-marketer', 'organic-social', 'paid-media', 'seo', 'email-marketing',
-  'creative', 'web-developer', 'cro', 'influencer-marketing', 'demand-gen',
-]
+const SPEC_AGENT_TYPES = ['growth-marketer', 'organic-social', 'paid-media', 'seo', 'email-marketing', 'creative', 'web-developer', 'cro', 'influencer-marketing', 'demand-gen']
 
 const servers = await startServers(t)
 const service = await startTestService(t, servers)
@@ -48,7 +58,11 @@ t.test('given a caller, when GET /v1/agents, then it lists the ten spec agents, 
   const agents = res.body.agents
   t.equal(agents.length, 10, 'exactly ten agents')
   t.same(agents.map((a) => a.type).sort(), [...SPEC_AGENT_TYPES].sort(), 'their types are exactly the spec’s ten')
-  t.same(agents.filter((a) => a.isSupervisor).map((a) => a.type), ['growth-marketer'], 'only growth-marketer is a supervisor')
+  t.same(
+    agents.filter((a) => a.isSupervisor).map((a) => a.type),
+    ['growth-marketer'],
+    'only growth-marketer is a supervisor',
+  )
   for (const agent of agents) {
     t.type(agent.isSupervisor, 'boolean', `${agent.type}: isSupervisor is a boolean`)
     t.ok(typeof agent.name === 'string' && agent.name.trim(), `${agent.type}: has a name`)
@@ -247,7 +261,10 @@ function rawExchange(baseUrl: string, request: string): Promise<{ status: number
     socket.on('data', (chunk: Buffer) => {
       received += chunk.toString()
       const complete = answer()
-      if (complete) { socket.destroy(); resolve(complete) }
+      if (complete) {
+        socket.destroy()
+        resolve(complete)
+      }
     })
     socket.on('error', () => undefined)
     socket.on('close', () => reject(new Error(`the connection closed before a whole answer: ${JSON.stringify(received.slice(0, 200))}`)))
@@ -269,10 +286,17 @@ t.test('given the server is closing, when a request arrives on a connection stil
   await until('the slow request to be in its handler', async () => (await api.get<{ tasks: unknown[] }>('/v1/tasks')).body.tasks.length === 1)
 
   const stopping = own.stop()
-  await until('the server to stop accepting connections', () => new Promise<boolean>((resolve) => {
-    const probe = connect(Number(port), hostname, () => (probe.destroy(), resolve(false)))
-    probe.on('error', () => resolve(true))
-  }))
+  await until(
+    'the server to stop accepting connections',
+    () =>
+      new Promise<boolean>((resolve) => {
+        const probe = connect(Number(port), hostname, () => {
+          probe.destroy()
+          resolve(false)
+        })
+        probe.on('error', () => resolve(true))
+      }),
+  )
   socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`)
   await closed
   await stopping

@@ -10,7 +10,11 @@ import { startServers } from '../helpers/servers.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { taskHistories } from '../helpers/task-log.js'
 
-interface Reply { task?: { id: string }; session?: { id: string }; error?: string }
+interface Reply {
+  task?: { id: string }
+  session?: { id: string }
+  error?: string
+}
 
 const servers = await startServers(t)
 // No worker: tasks stay pending, so nothing but the key decides what a repeat answers.
@@ -94,7 +98,10 @@ t.test('given 12 concurrent requests with one key, then exactly one runs and the
   const original = responses.filter((r) => r.status === 201 && replayed(r) === null)
   t.equal(original.length, 1, 'one request ran')
   const others = responses.filter((r) => !original.includes(r))
-  t.ok(others.every((r) => r.status === 409 || (r.status === 201 && replayed(r) === 'true')), `the rest: ${others.map((r) => r.status).join(',')}`)
+  t.ok(
+    others.every((r) => r.status === 409 || (r.status === 201 && replayed(r) === 'true')),
+    `the rest: ${others.map((r) => r.status).join(',')}`,
+  )
   for (const r of others.filter((r) => r.status === 201)) t.same(r.body, original[0]?.body, 'a replay is the original answer')
   for (const r of others.filter((r) => r.status === 409)) t.match(r.body.error, /^headers\.idempotency-key: .*in flight/)
   t.equal(await tasksInLog(service.infra, account.id), 1, 'one task in the log')
@@ -156,7 +163,11 @@ t.test('given a refusal of the request itself (404 unknown session), then it is 
 t.test('given a malformed key, then 400 names headers.idempotency-key and nothing is created', async (t) => {
   const { api, account } = await aCaller(service.infra, service.url)
   const sessionId = await aSession(api)
-  for (const [what, key] of [['256 characters', 'k'.repeat(256)], ['empty', ''], ['not ASCII', 'clé']] as const) {
+  for (const [what, key] of [
+    ['256 characters', 'k'.repeat(256)],
+    ['empty', ''],
+    ['not ASCII', 'clé'],
+  ] as const) {
     const res = await api.post<Reply>('/v1/tasks', aBrief(sessionId), keyed(key))
     t.equal(res.status, 400, `${what}: 400`)
     t.match(res.body.error, /^headers\.idempotency-key: /, `${what}: names the header`)

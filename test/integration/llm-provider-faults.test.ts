@@ -77,7 +77,10 @@ for (const wire of WIRES) {
 for (const wire of WIRES) {
   t.test(`${wire}: empty replies are asked again twice, after a pause, then the run fails saying the provider returned nothing`, async (t) => {
     const arrivals: number[] = []
-    const rig = await languageModelRig(t, servers, wire, () => { arrivals.push(Date.now()); return { empty: true } })
+    const rig = await languageModelRig(t, servers, wire, () => {
+      arrivals.push(Date.now())
+      return { empty: true }
+    })
     const task = await runToEnd(rig.caller.api, brief(rig.sessionId))
     t.equal(task.status, 'failed')
     t.equal(task.error, 'the language model provider returned an empty reply (no text, no tool call) 3 times in a row')

@@ -58,11 +58,18 @@ for (const wire of ['openai', 'anthropic'] as const) {
     t.equal(spend.spentMicros, 9000, 'the budget is charged what the run cost')
 
     const learned = eventsOf(await streamEvents(rig.infra, 'MATS_SESSIONS'), rig.sessionId, 'SessionFactLearned')
-    t.same(learned.map((e) => e.data), [{ fact: FACT, taskId: task.id }])
+    t.same(
+      learned.map((e) => e.data),
+      [{ fact: FACT, taskId: task.id }],
+    )
 
     const next = await runToEnd(rig.caller.api, { sessionId: rig.sessionId, agentType: 'email-marketing', instruction: 'Draft the launch email' })
     t.equal(next.status, 'completed')
-    t.match(rig.fake.requests[2]?.system, /You are the Email Marketing Specialist[\s\S]*What earlier tasks in this workspace learned[\s\S]*certified hobby dealers/, 'a later run in the session receives what was learned')
+    t.match(
+      rig.fake.requests[2]?.system,
+      /You are the Email Marketing Specialist[\s\S]*What earlier tasks in this workspace learned[\s\S]*certified hobby dealers/,
+      'a later run in the session receives what was learned',
+    )
     t.equal(eventsOf(await streamEvents(rig.infra, 'MATS_SESSIONS'), rig.sessionId, 'SessionFactLearned').length, 1, 'a fact the session knows is not learned twice')
   })
 }

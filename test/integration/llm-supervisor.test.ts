@@ -19,7 +19,9 @@ const PAID_WORK = 'Paid media: a 3-week Meta campaign at 40 USD a day, lookalike
 function script() {
   let specialistsWaiting = 0
   let release: () => void = () => {}
-  const bothInFlight = new Promise<void>((resolve) => { release = resolve })
+  const bothInFlight = new Promise<void>((resolve) => {
+    release = resolve
+  })
   return async (request: ModelRequestView): Promise<ModelReply> => {
     if (request.system.startsWith('You are the Growth Marketer')) {
       if (request.turn === 0) {
@@ -63,11 +65,22 @@ t.test('the growth marketer delegates two parts to specialists in parallel, as l
   for (const child of children) t.match(parent.result, child.id, 'the result names each delegated task')
 
   const events = await streamEvents(rig.infra, 'MATS_TASKS')
-  t.same(eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId).sort(), children.map((c) => c.id).sort(), 'the supervisor’s log records each delegation')
-  for (const child of children) t.same(eventsOf(events, child.id).map((e) => e.type), ['TaskCreated', 'TaskStarted', 'TaskCompleted'], 'a delegated task has the life of any task')
+  t.same(
+    eventsOf(events, parent.id, 'TaskDelegated')
+      .map((e) => (e.data as { childTaskId: string }).childTaskId)
+      .sort(),
+    children.map((c) => c.id).sort(),
+    'the supervisor’s log records each delegation',
+  )
+  for (const child of children)
+    t.same(
+      eventsOf(events, child.id).map((e) => e.type),
+      ['TaskCreated', 'TaskStarted', 'TaskCompleted'],
+      'a delegated task has the life of any task',
+    )
 
   // Each task pays for its own tokens: the supervisor 2 x (1000 in, 200 out), each specialist 500 in, 100 out.
-  const costs = [parent.id, ...children.map((c) => c.id)].map((id) => (eventsOf(events, id, 'TaskCompleted')[0]?.data as { costMicros: number }).costMicros)
+  const costs = [parent.id, ...children.map((c) => c.id)].map((id) => (eventsOf(events, id, 'TaskCompleted')[0]?.data as { costMicros: number } | undefined)?.costMicros ?? 0)
   t.same(costs, [2 * 3600, 1800, 1800])
   const spend = await until('all three costs in the spend read model', async () => {
     const now = await monthToDate(rig.infra, rig.caller.account.id, new Date())
@@ -81,7 +94,13 @@ t.test('a turn of many parallel tool calls: every delegation and action is recor
   const rig = await languageModelRig(t, servers, 'anthropic', (request) => {
     if (!request.system.startsWith('You are the Growth Marketer')) {
       return request.turn === 0
-        ? { text: '', calls: [{ name: 'remember_fact', args: { fact: `Learned by ${request.brief}` } }, { name: 'propose_action', args: { platform: 'website', action: 'edit page', summary: request.brief } }] }
+        ? {
+            text: '',
+            calls: [
+              { name: 'remember_fact', args: { fact: `Learned by ${request.brief}` } },
+              { name: 'propose_action', args: { platform: 'website', action: 'edit page', summary: request.brief } },
+            ],
+          }
         : { text: `Done: ${request.brief}` }
     }
     if (request.turn > 0) return { text: `# Plan\n\n${request.toolResults.length} parts came back.` }
@@ -100,7 +119,11 @@ t.test('a turn of many parallel tool calls: every delegation and action is recor
   t.equal(eventsOf(events, parent.id, 'TaskDelegated').length, 5)
   t.equal(eventsOf(events, parent.id, 'TaskActionProposed').length, 6)
   const children = events.filter((e) => e.type === 'TaskCreated' && (e.data as { parentTaskId: string | null }).parentTaskId === parent.id).map((e) => e.aggregateId)
-  for (const child of children) t.same(eventsOf(events, child).map((e) => e.type), ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted'])
+  for (const child of children)
+    t.same(
+      eventsOf(events, child).map((e) => e.type),
+      ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted'],
+    )
   // A child the worker's own consumer claimed first is awaited only to its TaskCompleted; its facts follow that.
   const learned = await until('five facts in the session', async () => {
     const facts = eventsOf(await streamEvents(rig.infra, 'MATS_SESSIONS'), rig.sessionId, 'SessionFactLearned')

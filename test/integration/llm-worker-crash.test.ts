@@ -19,7 +19,6 @@ import { connectTestInfra, startTestService, testLog } from '../helpers/service.
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
 import { until } from '../helpers/wait.js'
 
-
 t.test('a worker killed while its supervisor task waits on two delegated tasks: all three fail within the bound, none runs again', async (t) => {
   const servers = await startServers(t)
   const fake = await startFakeModelServer(t, 'openai', delegatesTwiceThenHangs)
@@ -28,25 +27,45 @@ t.test('a worker killed while its supervisor task waits on two delegated tasks: 
   const caller = await aCaller(service.infra, service.url)
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const env = {
-    NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, WORKER_ACK_WAIT_MS: String(ackWaitMs),
-    LLM_PROVIDER: 'openai', LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL,
+    NATS_URL: servers.natsUrl,
+    MONGODB_URL: servers.mongoUrl,
+    WORKER_ACK_WAIT_MS: String(ackWaitMs),
+    LLM_PROVIDER: 'openai',
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_API_KEY: PROVIDER_KEY,
+    LLM_MODEL: MODEL,
   }
   const doomed = spawnMats(t, ['start', '--role', 'worker'], env)
   const parent = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'Launch the kit' })).body.task
   await until('both specialists to be waiting on the model', () => fake.inFlight() === 2, 30_000)
-  await until('both delegations to be recorded', async () => (await service.infra.events.load(Task, { accountId: caller.account.id, aggregateId: parent.id })).events.filter((e) => e.type === 'TaskDelegated').length === 2, 10_000)
+  await until(
+    'both delegations to be recorded',
+    async () => (await service.infra.events.load(Task, { accountId: caller.account.id, aggregateId: parent.id })).events.filter((e) => e.type === 'TaskDelegated').length === 2,
+    10_000,
+  )
 
   doomed.kill('SIGKILL')
   await exited(doomed)
   const killedAt = Date.now()
   const fresh = spawnMats(t, ['start', '--role', 'worker'], env)
-  const ended = await until('the supervisor task and both delegated tasks to fail', async () => {
-    const { body } = await caller.api.get<{ tasks: TaskView[] }>(`/v1/tasks?sessionId=${sessionId}`)
-    return body.tasks.length === 3 && body.tasks.every((task) => task.status === 'failed') && body.tasks
-  }, 30_000, 50)
+  const ended = await until(
+    'the supervisor task and both delegated tasks to fail',
+    async () => {
+      const { body } = await caller.api.get<{ tasks: TaskView[] }>(`/v1/tasks?sessionId=${sessionId}`)
+      return body.tasks.length === 3 && body.tasks.every((task) => task.status === 'failed') && body.tasks
+    },
+    30_000,
+    50,
+  )
   const elapsed = Date.now() - killedAt
   t.ok(elapsed < ackWaitMs * 3, `all failed ${elapsed} ms after the kill (bound: 3 × ack wait, including the new worker's start)`)
-  t.same(ended.filter((task) => task.parentTaskId === parent.id).map((task) => task.agentType).sort(), ['creative', 'seo'])
+  t.same(
+    ended
+      .filter((task) => task.parentTaskId === parent.id)
+      .map((task) => task.agentType)
+      .sort(),
+    ['creative', 'seo'],
+  )
   for (const task of ended) t.match(task.error, /stopped responding; tasks are not retried/)
 
   const histories = await taskHistories(service.infra)
@@ -71,7 +90,17 @@ t.test('a delegated task’s own message coming back while its supervisor runs i
   await createTask(infra, accountId, { ...base, taskId: childId, agentType: 'seo', instruction: 'Audit the kit pages', taskType: 'delegated', parentTaskId: parentId }, operator())
   await startTask(infra, { accountId, taskId: childId }, 'worker-a', operator())
 
-  const ctx: RunContext = { infra, provider: createAgentProvider(infra.config, testLog()), connectors: NO_CONNECTORS, workerId: 'worker-b', heartbeats: await WorkerHeartbeats.open(infra.js, 1), cancellations: new RunCancellations(testLog()), timeoutMs: 5000, shutdown: new AbortController().signal, log: testLog() }
+  const ctx: RunContext = {
+    infra,
+    provider: createAgentProvider(infra.config, testLog()),
+    connectors: NO_CONNECTORS,
+    workerId: 'worker-b',
+    heartbeats: await WorkerHeartbeats.open(infra.js, 1),
+    cancellations: new RunCancellations(testLog()),
+    timeoutMs: 5000,
+    shutdown: new AbortController().signal,
+    log: testLog(),
+  }
   const [created] = (await infra.events.load(Task, { accountId, aggregateId: childId })).events
   if (created?.type !== 'TaskCreated') throw new Error('the child has no TaskCreated')
   const child = { accountId, taskId: childId, created, redelivered: true }

@@ -51,6 +51,7 @@ function completedTask(client: Client, taskId: string): Promise<CallToolResult> 
 
 const textOf = (result: CallToolResult): string => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
 
+// biome-ignore lint/suspicious/noExplicitAny: a tool's structured result, read by each test as the REST body it is
 function structured<T = Record<string, any>>(t: Test, result: CallToolResult, what: string): T {
   t.notOk(result.isError, `${what} succeeds${result.isError ? `: ${textOf(result)}` : ''}`)
   return result.structuredContent as T
@@ -102,7 +103,10 @@ t.test('the whole flow: create_session, run_agent_task (waiting), get_task, list
 
   const tasks = await call(client, 'list_tasks', { sessionId: session.id })
   t.same(tasks.structuredContent, (await api.get(`/v1/tasks?sessionId=${session.id}`)).body, 'list_tasks is GET /v1/tasks')
-  t.same(structured(t, tasks, 'list_tasks').tasks.map((x: { id: string }) => x.id), [task.id])
+  t.same(
+    structured(t, tasks, 'list_tasks').tasks.map((x: { id: string }) => x.id),
+    [task.id],
+  )
 
   const sessions = await call(client, 'list_sessions', { limit: 10 })
   t.same(sessions.structuredContent, (await api.get('/v1/sessions?limit=10')).body, 'list_sessions is GET /v1/sessions')
@@ -201,8 +205,14 @@ t.test('401 with WWW-Authenticate: Bearer without a key, with a bad key and with
   const account = await anAccount(service.infra)
   const revoked = await aKey(service.infra, account.id)
   await revokeApiKey(service.infra, { keyId: revoked.id }, operator())
-  for (const [what, key, message] of [['no key', null, /missing Authorization/], ['a revoked key', revoked.key, /revoked/]] as const) {
-    const refusal = await connect(t, service.url, key).then(() => null, (err: unknown) => err)
+  for (const [what, key, message] of [
+    ['no key', null, /missing Authorization/],
+    ['a revoked key', revoked.key, /revoked/],
+  ] as const) {
+    const refusal = await connect(t, service.url, key).then(
+      () => null,
+      (err: unknown) => err,
+    )
     t.type(refusal, StreamableHTTPError, `${what}: the SDK client is refused`)
     t.equal((refusal as StreamableHTTPError).code, 401, `${what}: StreamableHTTPError code 401`)
     const res = await postMcp(key ? { authorization: `Bearer ${key}` } : {})
@@ -245,17 +255,25 @@ t.test('run_agent_task with waitSeconds and onprogress: progress notifications a
   const client = await connect(t, service.url, key.key)
   const sessionId = structured(t, await call(client, 'create_session', { name: 'Progress' }), 'create_session').session.id
   const updates: Progress[] = []
-  const result = await client.callTool(
-    { name: 'run_agent_task', arguments: { sessionId, instruction: 'Draft a newsletter intro', waitSeconds: 20 } },
-    undefined,
-    { onprogress: (p) => updates.push(p), resetTimeoutOnProgress: true },
-  ) as CallToolResult
+  const result = (await client.callTool({ name: 'run_agent_task', arguments: { sessionId, instruction: 'Draft a newsletter intro', waitSeconds: 20 } }, undefined, {
+    onprogress: (p) => updates.push(p),
+    resetTimeoutOnProgress: true,
+  })) as CallToolResult
   const { task } = structured(t, result, 'run_agent_task')
   t.equal(task.status, 'completed')
   t.ok(updates.length >= 2, `progress notifications arrived (${updates.length}): ${updates.map((u) => u.message).join(' | ')}`)
-  t.ok(updates.every((u) => u.total === 20), 'total is waitSeconds')
-  t.ok(updates.every((u, i) => i === 0 || u.progress > (updates[i - 1]?.progress ?? 0)), 'progress increases with each notification')
-  t.ok(updates.some((u) => u.message?.includes(task.id)), 'the messages name the task')
+  t.ok(
+    updates.every((u) => u.total === 20),
+    'total is waitSeconds',
+  )
+  t.ok(
+    updates.every((u, i) => i === 0 || u.progress > (updates[i - 1]?.progress ?? 0)),
+    'progress increases with each notification',
+  )
+  t.ok(
+    updates.some((u) => u.message?.includes(task.id)),
+    'the messages name the task',
+  )
   t.match(updates.at(-1), { progress: 20, message: /completed/ }, 'the last one reports the end')
 })
 
@@ -312,16 +330,16 @@ t.test('JSON-RPC the SDK would mishandle: an empty batch is Invalid Request; too
   for (const [what, args, message] of cases) {
     const res = await postMcp(auth, toolCall(7, { name: 'list_agents', arguments: args }))
     t.equal(res.status, 200, `arguments ${what}: HTTP 200 carrying a JSON-RPC error`)
-    const body = await res.json() as { id: number; error?: { code: number; message: string } }
+    const body = (await res.json()) as { id: number; error?: { code: number; message: string } }
     t.equal(body.id, 7, `arguments ${what}: answers the request's id`)
     t.equal(body.error?.code, -32602, `arguments ${what}: -32602 Invalid params (got ${JSON.stringify(body.error)})`)
     t.match(body.error?.message, message, `arguments ${what}: names params.arguments`)
   }
-  const noName = await (await postMcp(auth, toolCall(8, { arguments: {} }))).json() as { error?: { code: number; message: string } }
+  const noName = (await (await postMcp(auth, toolCall(8, { arguments: {} }))).json()) as { error?: { code: number; message: string } }
   t.match(noName.error, { code: -32602, message: /^params\.name: / }, 'no tool name: -32602 naming params.name')
 
   const batch = await postMcp(auth, [toolCall(1, { name: 'list_agents', arguments: [] }), toolCall(2, { name: 'list_agents', arguments: {} })])
-  const answers = await batch.json() as { id: number; error?: { code: number }; result?: { structuredContent?: { agents?: unknown[] } } }[]
+  const answers = (await batch.json()) as { id: number; error?: { code: number }; result?: { structuredContent?: { agents?: unknown[] } } }[]
   const byId = new Map(answers.map((a) => [a.id, a]))
   t.equal(byId.get(1)?.error?.code, -32602, 'in a batch, the malformed call is refused')
   t.equal(byId.get(2)?.result?.structuredContent?.agents?.length, 10, 'and the well-formed call beside it is served')

@@ -8,7 +8,7 @@ import { until } from '../helpers/wait.js'
 import { exited, spawnMats } from '../helpers/processes.js'
 
 /** The value of the first series whose name and labels contain all of `parts`, or undefined. */
-function valueOf(text: string, ...parts: string[]): number | undefined {
+function seriesValue(text: string, ...parts: string[]): number | undefined {
   const line = text.split('\n').find((l) => !l.startsWith('#') && parts.every((part) => l.includes(part)))
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1))
 }
@@ -30,30 +30,34 @@ t.test('GET /metrics: requests by route pattern, tasks by agent and event, runs,
     return res.status === 200 && res.headers.get('content-type')?.startsWith('text/plain') && body.includes('mats_projection_applied_sequence{projection="tasks"') && body
   })
   const role = 'role="api+worker+projector'
-  t.equal(valueOf(text, 'mats_http_requests_total{', 'route="/v1/tasks"', 'method="POST"', 'status="201"', role), 1, 'POST /v1/tasks counted once')
-  t.equal(valueOf(text, 'mats_http_requests_total{', 'route="/v1/tasks/:taskId"', 'status="200"'), 1, 'by route pattern, not by task id')
+  t.equal(seriesValue(text, 'mats_http_requests_total{', 'route="/v1/tasks"', 'method="POST"', 'status="201"', role), 1, 'POST /v1/tasks counted once')
+  t.equal(seriesValue(text, 'mats_http_requests_total{', 'route="/v1/tasks/:taskId"', 'status="200"'), 1, 'by route pattern, not by task id')
   t.notOk(text.includes(task.id), 'no task id in any label')
-  t.ok((valueOf(text, 'mats_http_request_duration_seconds_count{', 'route="/v1/tasks"') ?? 0) >= 1, 'a latency histogram')
-  t.equal(valueOf(text, 'mats_tasks_total{', 'event="created"', 'agent="seo"'), 1)
-  t.equal(valueOf(text, 'mats_tasks_total{', 'event="started"', 'agent="seo"'), 1)
-  t.equal(valueOf(text, 'mats_tasks_total{', 'event="completed"', 'agent="seo"'), 1)
-  t.equal(valueOf(text, 'mats_task_run_duration_seconds_count{', 'agent="seo"', 'outcome="completed"'), 1)
-  t.ok((valueOf(text, 'mats_model_tokens_total{', 'provider="offline"', 'direction="output"') ?? 0) > 0, 'tokens by provider and model')
-  t.ok((valueOf(text, 'mats_model_cost_usd_total{', 'provider="offline"') ?? 0) > 0, 'cost by provider and model')
-  t.equal(valueOf(text, 'mats_rate_limit_rejections_total{', 'group="meta"'), 1, 'the 429 is counted by group')
+  t.ok((seriesValue(text, 'mats_http_request_duration_seconds_count{', 'route="/v1/tasks"') ?? 0) >= 1, 'a latency histogram')
+  t.equal(seriesValue(text, 'mats_tasks_total{', 'event="created"', 'agent="seo"'), 1)
+  t.equal(seriesValue(text, 'mats_tasks_total{', 'event="started"', 'agent="seo"'), 1)
+  t.equal(seriesValue(text, 'mats_tasks_total{', 'event="completed"', 'agent="seo"'), 1)
+  t.equal(seriesValue(text, 'mats_task_run_duration_seconds_count{', 'agent="seo"', 'outcome="completed"'), 1)
+  t.ok((seriesValue(text, 'mats_model_tokens_total{', 'provider="offline"', 'direction="output"') ?? 0) > 0, 'tokens by provider and model')
+  t.ok((seriesValue(text, 'mats_model_cost_usd_total{', 'provider="offline"') ?? 0) > 0, 'cost by provider and model')
+  t.equal(seriesValue(text, 'mats_rate_limit_rejections_total{', 'group="meta"'), 1, 'the 429 is counted by group')
   const caughtUp = await until('the tasks projection to be caught up', async () => {
     const body = await (await fetch(`${service.url}/metrics`)).text()
-    return valueOf(body, 'mats_projection_lag_events{', 'projection="tasks"') === 0 && body
+    return seriesValue(body, 'mats_projection_lag_events{', 'projection="tasks"') === 0 && body
   })
-  t.equal(valueOf(caughtUp, 'mats_projection_lag_seconds{', 'projection="tasks"'), 0, 'caught up: no lag in seconds either')
-  t.ok((valueOf(text, 'mats_projection_applied_sequence{', 'projection="tasks"') ?? 0) > 0, 'and the sequence it reached')
-  t.equal(valueOf(text, 'mats_task_queue_depth'), 0, 'nothing waits')
-  t.equal(valueOf(text, 'mats_task_queue_oldest_seconds'), 0)
-  t.ok((valueOf(text, 'mats_process_resident_memory_bytes') ?? 0) > 0, 'process metrics')
+  t.equal(seriesValue(caughtUp, 'mats_projection_lag_seconds{', 'projection="tasks"'), 0, 'caught up: no lag in seconds either')
+  t.ok((seriesValue(text, 'mats_projection_applied_sequence{', 'projection="tasks"') ?? 0) > 0, 'and the sequence it reached')
+  t.equal(seriesValue(text, 'mats_task_queue_depth'), 0, 'nothing waits')
+  t.equal(seriesValue(text, 'mats_task_queue_oldest_seconds'), 0)
+  t.ok((seriesValue(text, 'mats_process_resident_memory_bytes') ?? 0) > 0, 'process metrics')
 
   const dashboard = await readFile(new URL('../../docs/grafana-dashboard.json', import.meta.url), 'utf8')
   const used = new Set([...dashboard.matchAll(/mats_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, '')))
-  t.same([...used].filter((name) => !text.includes(`# TYPE ${name} `)), [], 'every series the sample dashboard queries exists')
+  t.same(
+    [...used].filter((name) => !text.includes(`# TYPE ${name} `)),
+    [],
+    'every series the sample dashboard queries exists',
+  )
 })
 
 t.test('a worker process without the api role serves /metrics on METRICS_PORT, and the queue shows waiting tasks', async (t) => {
@@ -68,15 +72,15 @@ t.test('a worker process without the api role serves /metrics on METRICS_PORT, a
 
   const text = await until('the worker to hold its tasks', async () => {
     const body = await (await fetch(worker.metricsUrl!)).text()
-    return valueOf(body, 'mats_tasks_total{', 'event="started"') === 1 && body
+    return seriesValue(body, 'mats_tasks_total{', 'event="started"') === 1 && body
   })
   t.match(text, /role="worker"/)
-  t.equal(valueOf(text, 'mats_task_queue_depth'), 3, 'three tasks not acknowledged: one running, two waiting')
-  t.ok((valueOf(text, 'mats_task_queue_oldest_seconds') ?? 0) > 0, 'the oldest has waited a while')
+  t.equal(seriesValue(text, 'mats_task_queue_depth'), 3, 'three tasks not acknowledged: one running, two waiting')
+  t.ok((seriesValue(text, 'mats_task_queue_oldest_seconds') ?? 0) > 0, 'the oldest has waited a while')
   t.equal((await fetch(worker.metricsUrl.replace('/metrics', '/other'))).status, 404)
 })
 
-t.test('tasks that end without a run of their own are counted by reason: a pending task cancelled, a dead worker\'s task failed as lost', async (t) => {
+t.test("tasks that end without a run of their own are counted by reason: a pending task cancelled, a dead worker's task failed as lost", async (t) => {
   const servers = await startServers(t)
   const api = await startTestService(t, servers, { roles: ['api', 'projector'] })
   const caller = await aCaller(api.infra, api.url)
@@ -84,7 +88,7 @@ t.test('tasks that end without a run of their own are counted by reason: a pendi
   const pending = (await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, agentType: 'seo', instruction: 'Cancel me before a worker comes' })).body.task
   t.equal((await caller.api.post(`/v1/tasks/${pending.id}/cancel`, undefined)).status, 200)
   const apiText = await (await fetch(`${api.url}/metrics`)).text()
-  t.equal(valueOf(apiText, 'mats_tasks_total{', 'event="failed"', 'agent="seo"', 'reason="cancelled"'), 1, 'the cancel counted where it was appended')
+  t.equal(seriesValue(apiText, 'mats_tasks_total{', 'event="failed"', 'agent="seo"', 'reason="cancelled"'), 1, 'the cancel counted where it was appended')
 
   const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, WORKER_ACK_WAIT_MS: '1000', OFFLINE_AGENT_LATENCY_MS: '600000' }
   const doomed = spawnMats(t, ['start', '--role', 'worker'], env)
@@ -94,10 +98,15 @@ t.test('tasks that end without a run of their own are counted by reason: a pendi
   await exited(doomed)
   const survivor = await startService(testConfig(servers, { METRICS_PORT: '0', WORKER_ACK_WAIT_MS: '1000' }), testLog(), new Set(['worker'] as const))
   t.teardown(() => survivor.stop())
-  const text = await until('the survivor to fail it as lost', async () => {
-    const body = await (await fetch(survivor.metricsUrl!)).text()
-    return valueOf(body, 'mats_tasks_total{', 'event="failed"', 'reason="worker_lost"') === 1 && body
-  }, 20_000, 100)
-  t.equal(valueOf(text, 'mats_tasks_total{', 'event="failed"', 'agent="cro"', 'reason="worker_lost"'), 1, 'worker_lost counted by the worker that failed it, with the agent')
-  t.equal(valueOf(text, 'mats_task_run_duration_seconds_count{', 'agent="cro"'), undefined, 'no run of its own observed')
+  const text = await until(
+    'the survivor to fail it as lost',
+    async () => {
+      const body = await (await fetch(survivor.metricsUrl!)).text()
+      return seriesValue(body, 'mats_tasks_total{', 'event="failed"', 'reason="worker_lost"') === 1 && body
+    },
+    20_000,
+    100,
+  )
+  t.equal(seriesValue(text, 'mats_tasks_total{', 'event="failed"', 'agent="cro"', 'reason="worker_lost"'), 1, 'worker_lost counted by the worker that failed it, with the agent')
+  t.equal(seriesValue(text, 'mats_task_run_duration_seconds_count{', 'agent="cro"'), undefined, 'no run of its own observed')
 })

@@ -67,7 +67,10 @@ async function theDocument(): Promise<OpenApiDoc> {
 
 function operationsOf(doc: OpenApiDoc): [string, string, Operation][] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => HTTP_METHODS.has(method)).map(([method, op]): [string, string, Operation] => [path, method, op]))
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, op]): [string, string, Operation] => [path, method, op]),
+  )
 }
 
 /** A media type's schema, its `$ref` to a named component followed. */
@@ -95,15 +98,27 @@ t.test('given the document, then it lists every v1 path of the spec, relative to
   const doc = await theDocument()
   const paths = Object.keys(doc.paths)
   t.same([...paths].sort(), Object.keys(SPEC_OPERATIONS).sort(), 'exactly the spec paths that exist today')
-  t.notOk(paths.some((p) => p.startsWith('/v1')), 'no path repeats the /v1 of the server URL')
-  t.notOk(paths.some((p) => p === '/healthz' || p === '/readyz'), 'probes are not part of the API')
+  t.notOk(
+    paths.some((p) => p.startsWith('/v1')),
+    'no path repeats the /v1 of the server URL',
+  )
+  t.notOk(
+    paths.some((p) => p === '/healthz' || p === '/readyz'),
+    'probes are not part of the API',
+  )
 })
 
 t.test('given the document, then each path has the spec methods and response statuses', async (t) => {
   const doc = await theDocument()
   for (const [path, methods] of Object.entries(SPEC_OPERATIONS)) {
     const item = doc.paths[path] ?? {}
-    t.same(Object.keys(item).filter((m) => HTTP_METHODS.has(m)).sort(), Object.keys(methods).sort(), `${path}: methods`)
+    t.same(
+      Object.keys(item)
+        .filter((m) => HTTP_METHODS.has(m))
+        .sort(),
+      Object.keys(methods).sort(),
+      `${path}: methods`,
+    )
     for (const [method, statuses] of Object.entries(methods)) {
       t.same(Object.keys(item[method]?.responses ?? {}).sort(), [...statuses].sort(), `${method.toUpperCase()} ${path}: response statuses`)
     }
@@ -132,7 +147,9 @@ t.test('given the document, then every error response is a JSON object with a re
       t.ok(response.description, `${where}: has a description`)
     }
   }
-  const expected = Object.values(SPEC_OPERATIONS).flatMap((m) => Object.values(m).flat()).filter((s) => Number(s) >= 400).length
+  const expected = Object.values(SPEC_OPERATIONS)
+    .flatMap((m) => Object.values(m).flat())
+    .filter((s) => Number(s) >= 400).length
   t.equal(seen, expected, 'every error status of the table was checked')
 })
 
@@ -217,7 +234,11 @@ t.test('given the POSTs that create, then they declare the Idempotency-Key heade
   for (const path of ['/sessions', '/tasks']) {
     const op = doc.paths[path]?.post
     const params = op?.parameters ?? []
-    t.match(params.find((p) => p.name === 'idempotency-key'), { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } }, `POST ${path}: the header`)
+    t.match(
+      params.find((p) => p.name === 'idempotency-key'),
+      { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } },
+      `POST ${path}: the header`,
+    )
     t.ok(op?.responses['201']?.headers?.['idempotent-replayed'], `POST ${path}: 201 declares Idempotent-Replayed`)
     t.match(op?.responses['422']?.description, /Idempotency-Key/, `POST ${path}: 422 says what it means`)
     t.match(op?.responses['409']?.description, /Idempotency-Key/, `POST ${path}: 409 says what it means`)
@@ -227,7 +248,22 @@ t.test('given the POSTs that create, then they declare the Idempotency-Key heade
 t.test('given the document, then resources, bodies and errors are named components, referenced where they are used', async (t) => {
   const doc = await theDocument()
   const names = Object.keys(doc.components.schemas ?? {})
-  for (const name of ['Task', 'Session', 'Agent', 'Action', 'Webhook', 'Delivery', 'Pagination', 'CreateTaskBody', 'TaskResponse', 'ListTasksResponse', 'Error400', 'Error404', 'Error409', 'Error503']) {
+  for (const name of [
+    'Task',
+    'Session',
+    'Agent',
+    'Action',
+    'Webhook',
+    'Delivery',
+    'Pagination',
+    'CreateTaskBody',
+    'TaskResponse',
+    'ListTasksResponse',
+    'Error400',
+    'Error404',
+    'Error409',
+    'Error503',
+  ]) {
     t.ok(names.includes(name), `components.schemas.${name}`)
   }
   const created = doc.paths['/tasks']?.post?.responses['201']?.content?.['application/json']?.schema

@@ -26,9 +26,11 @@ const sessionId = (await api.post<{ session: { id: string } }>('/v1/sessions', a
 // A webhook for every task event of the account: the fan-out meets every message of the task stream.
 const receiver = await startWebhookReceiver(t)
 await api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url })
-const deliveredTypes = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string; data: { task: { id: string } } }))
+const deliveredTypes = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { task: { id: string } } })
 
-interface TaskReply { task: { id: string; status: string } }
+interface TaskReply {
+  task: { id: string; status: string }
+}
 interface Status {
   projections: { projection: string; state: string; checkpoint: number; stopped: { seq: number; type: string; error: string }[] }[]
   poisonMessages: { count: number; latest: { seq: number; subject: string; reason: string; seenBy: string[] }[] }
@@ -42,8 +44,14 @@ async function publishRaw(infra: Infra, subject: string, data: string): Promise<
 /** A well-formed TaskStarted for a task that was never created: the tasks projection's evolve throws on it. */
 function startedWithoutCreated(accountId: string, taskId: string): string {
   return JSON.stringify({
-    id: randomUUID(), type: 'TaskStarted', version: 1, occurredAt: new Date().toISOString(), accountId, aggregateId: taskId,
-    data: { workerId: 'nobody' }, metadata: { correlationId: randomUUID(), causationId: null, keyId: null },
+    id: randomUUID(),
+    type: 'TaskStarted',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    accountId,
+    aggregateId: taskId,
+    data: { workerId: 'nobody' },
+    metadata: { correlationId: randomUUID(), causationId: null, keyId: null },
   })
 }
 
@@ -81,7 +89,10 @@ t.test('given a decodable event the tasks projection cannot apply, then that pro
   const neverCreated = randomUUID()
   const badSeq = await publishRaw(infra, `mats.task.${account.id}.${neverCreated}.TaskStarted`, startedWithoutCreated(account.id, neverCreated))
 
-  await until('the stop to be recorded', async () => { await infra.readModels.refresh(); return infra.readModels.stoppedOf(tasksProjection).length > 0 })
+  await until('the stop to be recorded', async () => {
+    await infra.readModels.refresh()
+    return infra.readModels.stoppedOf(tasksProjection).length > 0
+  })
   const [stopped] = infra.readModels.stoppedOf(tasksProjection)
   t.match(stopped, { seq: badSeq, type: 'TaskStarted', error: /TaskStarted before TaskCreated/ })
 
@@ -108,7 +119,11 @@ t.test('given a decodable event the tasks projection cannot apply, then that pro
   t.ok(lag('events', 'tasks') >= last - badSeq + 1 && lag('seconds', 'tasks') > 0, `the stopped projection's lag shows in /metrics: ${lag('events', 'tasks')} events, ${lag('seconds', 'tasks')} s`)
   t.equal(lag('events', 'account_spend'), 0, 'the others are caught up')
   await infra.readModels.refresh()
-  t.same(infra.readModels.stoppedOf(tasksProjection).map((s) => s.at), [stopped!.at], 'stopped once: not retried while the others went on (no spin)')
+  t.same(
+    infra.readModels.stoppedOf(tasksProjection).map((s) => s.at),
+    [stopped!.at],
+    'stopped once: not retried while the others went on (no spin)',
+  )
 
   const givenUp = await until('the webhooks fan-out to give the event up after its attempts', async () => (await new PoisonMessages(infra.db, infra.log).latest(10)).find((m) => m.seq === badSeq))
   t.match(givenUp, { seenBy: ['webhooks:fan-out'], reason: /^given up after 5 attempts: .*TaskStarted before TaskCreated/ }, 'counted as poison by the consumer that gave it up')
@@ -117,7 +132,11 @@ t.test('given a decodable event the tasks projection cannot apply, then that pro
   const status = await projectionsStatus()
   const tasks = status.projections.find((p) => p.projection === 'tasks')
   t.match(tasks, { state: 'stopped', stopped: [{ seq: badSeq, type: 'TaskStarted', error: /TaskStarted before TaskCreated/ }] })
-  t.same(status.projections.filter((p) => p.state !== 'running').map((p) => p.projection), ['tasks'], 'the other projections run')
+  t.same(
+    status.projections.filter((p) => p.state !== 'running').map((p) => p.projection),
+    ['tasks'],
+    'the other projections run',
+  )
   t.match(status.poisonMessages, { count: 2, latest: [{ seq: badSeq }, { seq: garbageSeq, subject: garbageSubject, reason: /^not JSON/ }] })
 })
 
@@ -142,7 +161,10 @@ t.test('given a stopped projection, when it is fixed and runs again, it passes t
   const resumed = fixed.run()
   const last = (await infra.jsm.streams.info('MATS_TASKS')).state.last_seq
   await until('the fixed projection to catch up', async () => (await readModels.checkpoint(tasksProjection, 1)) >= last)
-  await until('the stop to be cleared', async () => { await readModels.refresh(); return readModels.stoppedOf(tasksProjection).length === 0 })
+  await until('the stop to be cleared', async () => {
+    await readModels.refresh()
+    return readModels.stoppedOf(tasksProjection).length === 0
+  })
   fixed.stop()
   await resumed
   t.equal(await readModels.collection(tasksProjection).countDocuments(), 2, 'both real tasks projected')
@@ -157,7 +179,11 @@ t.test('given three consumers meeting the same poison messages at the same momen
   t.equal(await poison.count(), 30)
   const latest = await poison.latest(30)
   t.equal(latest.length, 30)
-  t.same(latest.filter((m) => [...m.seenBy].sort().join() !== [...consumers].sort().join()).map((m) => m.seq), [], 'no sighting lost')
+  t.same(
+    latest.filter((m) => [...m.seenBy].sort().join() !== [...consumers].sort().join()).map((m) => m.seq),
+    [],
+    'no sighting lost',
+  )
   await poison.record(messages[0]!, 'worker')
   t.equal(await poison.count(), 30, 'met again on a replay: still one message')
 })

@@ -32,12 +32,16 @@ async function seedLog(infra: Infra, backlog: number): Promise<void> {
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
   // Appended straight to the log (no inline projection), as a busy API would leave it.
   for (let start = 0; start < backlog; start += 100) {
-    await Promise.all(Array.from({ length: Math.min(100, backlog - start) }, (_, i) => infra.events.append(
-      Session,
-      { accountId, aggregateId: randomUUID() },
-      [{ type: 'SessionCreated', data: { name: `backlog ${start + i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
-      { expectedVersion: 0, metadata, now: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, start + i)) },
-    )))
+    await Promise.all(
+      Array.from({ length: Math.min(100, backlog - start) }, (_, i) =>
+        infra.events.append(
+          Session,
+          { accountId, aggregateId: randomUUID() },
+          [{ type: 'SessionCreated', data: { name: `backlog ${start + i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
+          { expectedVersion: 0, metadata, now: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, start + i)) },
+        ),
+      ),
+    )
   }
 }
 
@@ -91,10 +95,15 @@ t.test('a projector process killed with SIGKILL mid-backlog, then restarted, con
   const readModels = await readModelsIn(infra, database)
   const progress = () => readModels.checkpoint(sessionsProjection, 1)
   const first = spawnMats(t, ['start', '--role', 'projector'], env)
-  const at = await until('the projector to be part-way through the backlog', async () => {
-    const seq = await progress()
-    return seq > 0 && seq < sessionsLast ? seq : undefined
-  }, 60_000, 5)
+  const at = await until(
+    'the projector to be part-way through the backlog',
+    async () => {
+      const seq = await progress()
+      return seq > 0 && seq < sessionsLast ? seq : undefined
+    },
+    60_000,
+    5,
+  )
   first.kill('SIGKILL')
   await exited(first)
   const docsAtKill = await readModels.collection(sessionsProjection).countDocuments()
@@ -136,8 +145,19 @@ t.test('mats projections rebuild: same read models, reads served throughout', as
   await reader
 
   t.equal(code, 0, `rebuild exits 0: ${output.text()}`)
-  const phases = output.text().trim().split('\n').map((line) => JSON.parse(line) as { projection: string; phase: string })
-  t.same(phases.filter((p) => p.phase === 'activated').map((p) => p.projection).sort(), ALL_PROJECTIONS.map((p) => p.name).sort(), 'progress names each read model')
+  const phases = output
+    .text()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { projection: string; phase: string })
+  t.same(
+    phases
+      .filter((p) => p.phase === 'activated')
+      .map((p) => p.projection)
+      .sort(),
+    ALL_PROJECTIONS.map((p) => p.name).sort(),
+    'progress names each read model',
+  )
   t.ok(reads > 0, `${reads} reads were served during the rebuild`)
   t.same(failures, [], 'every read during the rebuild saw all sessions')
   t.ok(infra.readModels.generationOf(sessionsProjection) > before, 'readers moved to the new generation')
@@ -149,13 +169,20 @@ t.test('mats projections rebuild: same read models, reads served throughout', as
 
   // Straight to the log, with no inline projection: only the live projector can show it.
   const direct = randomUUID()
-  await infra.events.append(Session, { accountId: caller.account.id, aggregateId: direct }, [
-    { type: 'SessionCreated', data: { name: 'projector only', companyName: null, companyUrl: null, industry: null, targetAudience: null } },
-  ], { expectedVersion: 0, metadata: { correlationId: direct, causationId: null, keyId: null }, now: new Date() })
-  await until('the live projector to apply an event in the new generation', async () => {
-    const res = await api.get<{ sessions: { id: string }[] }>('/v1/sessions?limit=100')
-    return res.body.sessions.some((s) => s.id === direct)
-  }, 5000)
+  await infra.events.append(
+    Session,
+    { accountId: caller.account.id, aggregateId: direct },
+    [{ type: 'SessionCreated', data: { name: 'projector only', companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
+    { expectedVersion: 0, metadata: { correlationId: direct, causationId: null, keyId: null }, now: new Date() },
+  )
+  await until(
+    'the live projector to apply an event in the new generation',
+    async () => {
+      const res = await api.get<{ sessions: { id: string }[] }>('/v1/sessions?limit=100')
+      return res.body.sessions.some((s) => s.id === direct)
+    },
+    5000,
+  )
   const collections = (await infra.db.listCollections().toArray()).map((c) => c.name)
   t.notOk(collections.includes(`sessions_g${before}`), `the old generation stays dropped (${collections.filter((c) => c.startsWith('sessions_')).join(', ')})`)
 })
@@ -167,24 +194,34 @@ t.test('a batch that changes 500 existing documents is written in chunks the sto
   const accountId = randomUUID()
   const ids = Array.from({ length: 500 }, () => randomUUID())
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
-  const append = (id: string, draft: SessionEvent, expectedVersion: number) =>
-    infra.events.append(Session, { accountId, aggregateId: id }, [draft], { expectedVersion, metadata, now: new Date() })
-  const created = (await Promise.all(ids.map((id, i) => append(id, { type: 'SessionCreated', data: { name: `session ${i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }, 0)))).flat()
+  const append = (id: string, draft: SessionEvent, expectedVersion: number) => infra.events.append(Session, { accountId, aggregateId: id }, [draft], { expectedVersion, metadata, now: new Date() })
+  const created = (
+    await Promise.all(ids.map((id, i) => append(id, { type: 'SessionCreated', data: { name: `session ${i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }, 0)))
+  ).flat()
   await applier.apply(created)
-  const changed = (await Promise.all(created.map((event) => append(event.aggregateId, { type: 'SessionAutonomyChanged', data: { autonomy: 'autonomous', previous: 'approval-required' } }, event.seq)))).flat()
+  const changed = (
+    await Promise.all(created.map((event) => append(event.aggregateId, { type: 'SessionAutonomyChanged', data: { autonomy: 'autonomous', previous: 'approval-required' } }, event.seq)))
+  ).flat()
   t.equal(changed.length, 500)
   const started = Date.now()
   await new BatchApplier(readModels.collection(sessionsProjection), sessionsProjection).apply(changed)
   t.comment(`500 replacements applied in ${Date.now() - started} ms`)
   const docs = await readModels.collection<{ _id: string; autonomy: string }>(sessionsProjection).find({}).toArray()
   t.equal(docs.length, 500)
-  t.ok(docs.every((doc) => doc.autonomy === 'autonomous'), 'every document has the change')
+  t.ok(
+    docs.every((doc) => doc.autonomy === 'autonomous'),
+    'every document has the change',
+  )
 })
 
 t.test('processes starting together on an empty database all initialize its read models (no duplicate-key failure)', async (t) => {
   const database = 'started_together'
   const starts = await Promise.allSettled(Array.from({ length: 6 }, () => readModelsIn(infra, database)))
-  t.same(starts.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason)), [], 'no start failed')
+  t.same(
+    starts.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason)),
+    [],
+    'no start failed',
+  )
   const generations = await infra.mongo.db(database).collection('projection_generations').find({}).toArray()
   t.equal(generations.length, ALL_PROJECTIONS.length, 'one generation pointer per read model')
 })

@@ -20,12 +20,16 @@ const env = { NATS_URL: servers.natsUrl, MONGODB_URL: otherDatabase(servers, DAT
 /** Sessions of many accounts, so that every partition has events; appended straight to the log. */
 async function appendSessions(infra: Infra, count: number): Promise<void> {
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
-  await Promise.all(Array.from({ length: count }, (_, i) => infra.events.append(
-    Session,
-    { accountId: randomUUID(), aggregateId: randomUUID() },
-    [{ type: 'SessionCreated', data: { name: `session ${i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
-    { expectedVersion: 0, metadata, now: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)) },
-  )))
+  await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      infra.events.append(
+        Session,
+        { accountId: randomUUID(), aggregateId: randomUUID() },
+        [{ type: 'SessionCreated', data: { name: `session ${i}`, companyName: null, companyUrl: null, industry: null, targetAudience: null } }],
+        { expectedVersion: 0, metadata, now: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)) },
+      ),
+    ),
+  )
 }
 
 /** Who holds each partition of the sessions projection: memberId by partition. */
@@ -46,11 +50,16 @@ t.test('given two projector processes, they share the partitions; when the one w
   const readModels = await readModelsIn(infra, DATABASE)
   const first = spawnMats(t, ['start', '--role', 'projector'], env)
   const second = spawnMats(t, ['start', '--role', 'projector'], env)
-  const shared = await until('both projectors to hold partitions', async () => {
-    const held = await holders()
-    const members = new Set(held.values())
-    return held.size === PARTITIONS && members.size === 2 ? held : undefined
-  }, 20_000, 100)
+  const shared = await until(
+    'both projectors to hold partitions',
+    async () => {
+      const held = await holders()
+      const members = new Set(held.values())
+      return held.size === PARTITIONS && members.size === 2 ? held : undefined
+    },
+    20_000,
+    100,
+  )
   const counts = [...new Set(shared.values())].map((member) => [...shared.values()].filter((m) => m === member).length)
   t.same(counts, [PARTITIONS / 2, PARTITIONS / 2], `each process writes ${PARTITIONS / 2} of the ${PARTITIONS} partitions of a projection`)
 
@@ -61,10 +70,15 @@ t.test('given two projector processes, they share the partitions; when the one w
   await exited(victim)
   const killedAt = Date.now()
   await appendSessions(infra, 400)
-  await until('the survivor to hold every partition', async () => {
-    const held = await holders()
-    return held.size === PARTITIONS && [...held.values()].every((m) => pidOf(m) === survivor.pid)
-  }, 4 * LEASE_MS, 50)
+  await until(
+    'the survivor to hold every partition',
+    async () => {
+      const held = await holders()
+      return held.size === PARTITIONS && [...held.values()].every((m) => pidOf(m) === survivor.pid)
+    },
+    4 * LEASE_MS,
+    50,
+  )
   const takeover = Date.now() - killedAt
   t.ok(takeover <= 2 * LEASE_MS, `taken over ${takeover} ms after the kill (lease ${LEASE_MS} ms)`)
 
@@ -81,12 +95,12 @@ t.test('given projectors moving the checkpoints of different partitions at the s
   // Two processes' views of one database, as two projector processes have.
   const [one, two] = [await readModelsIn(infra, 'checkpoint_race'), await readModelsIn(infra, 'checkpoint_race')]
   const projection = ALL_PROJECTIONS[0]!
-  const halves = [[0, 1, 2, 3], [4, 5, 6, 7]] as const
+  const halves = [
+    [0, 1, 2, 3],
+    [4, 5, 6, 7],
+  ] as const
   for (let seq = 1; seq <= 30; seq++) {
-    await Promise.all([
-      ...halves[0].map((n) => one.advance(projection, 1, seq * 10 + n, [n])),
-      ...halves[1].map((n) => two.advance(projection, 1, seq * 10 + n, [n])),
-    ])
+    await Promise.all([...halves[0].map((n) => one.advance(projection, 1, seq * 10 + n, [n])), ...halves[1].map((n) => two.advance(projection, 1, seq * 10 + n, [n]))])
   }
   t.same(await one.partitionCheckpoints(projection, 1), [300, 301, 302, 303, 304, 305, 306, 307], 'every partition where its own writer left it')
   await one.advance(projection, 1, 5, [0])

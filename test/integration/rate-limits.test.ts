@@ -26,7 +26,11 @@ t.test('from rest, 20 + 5 rapid POST /v1/tasks: 20 admitted, 5 refused with a Re
   const refilled = Math.floor(elapsed / 3000)
   const admitted = responses.filter((r) => r.status === 201).length
   t.ok(admitted >= 20 && admitted <= 20 + refilled, `${admitted} admitted in ${elapsed} ms (20 + up to ${refilled} refilled)`)
-  t.same(responses.slice(0, 20).map((r) => r.status), Array(20).fill(201), 'the burst of 20 from rest is admitted')
+  t.same(
+    responses.slice(0, 20).map((r) => r.status),
+    Array(20).fill(201),
+    'the burst of 20 from rest is admitted',
+  )
 
   const refused = responses.filter((r) => r.status === 429)
   t.equal(refused.length, 25 - admitted)
@@ -122,7 +126,7 @@ t.test('GET /v1/openapi.json is limited per client address, without a key', asyn
 t.test('unauthenticated requests do not spend an account’s quota', async (t) => {
   const limited = await startTestService(t, servers, { roles: ['api'], env: { RATE_LIMIT_META_PER_MIN: '2' } })
   const caller = await aCaller(limited.infra, limited.url)
-  const wrong = caller.api.withKey('mats_' + 'x'.repeat(43))
+  const wrong = caller.api.withKey(`mats_${'x'.repeat(43)}`)
   for (let i = 0; i < 5; i++) t.equal((await wrong.get('/v1/agents')).status, 401)
   t.same(statuses(await Promise.all([caller.api.get('/v1/agents'), caller.api.get('/v1/agents')])), { 200: 2 })
 })
@@ -135,6 +139,10 @@ t.test('when NATS cannot be reached, each process keeps limiting on its own', as
   await own.nats.stop()
   const responses: ApiResponse[] = []
   for (let i = 0; i < 7; i++) responses.push(await caller.api.get('/v1/agents'))
-  t.same(responses.map((r) => r.status), [200, 200, 200, 200, 200, 429, 429], 'a fresh per-process quota of 5, then 429')
+  t.same(
+    responses.map((r) => r.status),
+    [200, 200, 200, 200, 200, 429, 429],
+    'a fresh per-process quota of 5, then 429',
+  )
   t.match(responses[5]?.headers.get('retry-after'), /^[1-9]\d*$/)
 })

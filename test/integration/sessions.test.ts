@@ -3,8 +3,17 @@ import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 
-interface SessionView { id: string; name: string; companyName?: string | null; companyUrl?: string | null; createdAt: string }
-interface SessionList { sessions: SessionView[]; pagination: { page: number; limit: number; total: number; totalPages: number } }
+interface SessionView {
+  id: string
+  name: string
+  companyName?: string | null
+  companyUrl?: string | null
+  createdAt: string
+}
+interface SessionList {
+  sessions: SessionView[]
+  pagination: { page: number; limit: number; total: number; totalPages: number }
+}
 
 const servers = await startServers(t)
 const service = await startTestService(t, servers)
@@ -54,7 +63,13 @@ t.test('every bound of POST /sessions is enforced and the error names the field'
     t.same(Object.keys(res.body).sort(), ['code', 'error'], `${what}: body is { error, code }`)
     t.equal((res.body as { code?: string }).code, 'invalid_request', `${what}: code`)
   }
-  const atBounds = await api.post('/v1/sessions', { name: 'n'.repeat(120), companyName: 'c'.repeat(200), industry: 'i'.repeat(100), targetAudience: 't'.repeat(300), companyUrl: `https://a.example/${'p'.repeat(500 - 18)}` })
+  const atBounds = await api.post('/v1/sessions', {
+    name: 'n'.repeat(120),
+    companyName: 'c'.repeat(200),
+    industry: 'i'.repeat(100),
+    targetAudience: 't'.repeat(300),
+    companyUrl: `https://a.example/${'p'.repeat(500 - 18)}`,
+  })
   t.equal(atBounds.status, 201, 'every field at its maximum is accepted')
   const list = await api.get<SessionList>('/v1/sessions?limit=100')
   t.equal(list.body.pagination.total, 1, 'no rejected request left a session behind')
@@ -68,11 +83,18 @@ t.test('pagination: defaults, bounds, order and totals', async (t) => {
 
   const all = await api.get<SessionList>('/v1/sessions')
   t.same(all.body.pagination, { page: 1, limit: 25, total: 7, totalPages: 1 }, 'defaults page=1 limit=25')
-  t.same(all.body.sessions.map((s) => s.id), newestFirst, 'newest first')
+  t.same(
+    all.body.sessions.map((s) => s.id),
+    newestFirst,
+    'newest first',
+  )
 
   const pages = [1, 2, 3, 4].map((page) => api.get<SessionList>(`/v1/sessions?page=${page}&limit=2`))
   const results = await Promise.all(pages)
-  t.same(results.map((r) => r.body.sessions.map((s) => s.id)), [newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4, 6), newestFirst.slice(6)])
+  t.same(
+    results.map((r) => r.body.sessions.map((s) => s.id)),
+    [newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4, 6), newestFirst.slice(6)],
+  )
   t.same(results[0]?.body.pagination, { page: 1, limit: 2, total: 7, totalPages: 4 })
   const beyond = await api.get<SessionList>('/v1/sessions?page=9&limit=2')
   t.same(beyond.body.sessions, [], 'a page past the end is empty, not an error')
@@ -93,7 +115,13 @@ t.test('two accounts never see each other’s sessions', async (t) => {
   await bob.api.post('/v1/sessions', { name: 'bob two' })
   const aliceList = await alice.api.get<SessionList>('/v1/sessions')
   const bobList = await bob.api.get<SessionList>('/v1/sessions')
-  t.same(aliceList.body.sessions.map((s) => s.name), ['alice only'])
-  t.same(bobList.body.sessions.map((s) => s.name), ['bob two', 'bob one'])
+  t.same(
+    aliceList.body.sessions.map((s) => s.name),
+    ['alice only'],
+  )
+  t.same(
+    bobList.body.sessions.map((s) => s.name),
+    ['bob two', 'bob one'],
+  )
   t.equal(bobList.body.pagination.total, 2)
 })

@@ -20,11 +20,17 @@ const START_DEADLINE_MS = 30_000
 /** `promise`, or a rejection naming `what` once `ms` pass: a start that hangs fails this round instead of the whole file. */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms) })
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms)
+  })
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
 }
 
-interface Started { readonly role: string; readonly child: ChildProcess; readonly output: { text: () => string } }
+interface Started {
+  readonly role: string
+  readonly child: ChildProcess
+  readonly output: { text: () => string }
+}
 
 function startRole(t: Parameters<typeof spawnMats>[0], role: string, env: Record<string, string>): Started {
   const child = spawnMats(t, ['start', '--role', role], { ...env, LOG_LEVEL: 'info', PORT: '0' })
@@ -44,24 +50,39 @@ for (let round = 1; round <= IN_PROCESS_ROUNDS; round++) {
     const config = testConfig(servers)
     const starts = await Promise.allSettled(IN_PROCESS.map((roles) => within(START_DEADLINE_MS, `start of ${roles.join('+')}`, startService(config, testLog(), new Set(roles)))))
     for (const start of starts) if (start.status === 'fulfilled') t.teardown(() => start.value.stop())
-    t.same(starts.filter((s) => s.status === 'rejected').map((s) => String(s.reason)), [], 'no start failed')
+    t.same(
+      starts.filter((s) => s.status === 'rejected').map((s) => String(s.reason)),
+      [],
+      'no start failed',
+    )
   })
 }
 
-{
-  t.test(`given empty NATS and MongoDB servers, when ${ROLES.length} processes start at once (${ROLES.join(', ')}), then every one starts and stops cleanly`, async (t) => {
-    const servers = await startServers(t)
-    const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl }
-    const started = ROLES.map((role) => startRole(t, role, env))
+t.test(`given empty NATS and MongoDB servers, when ${ROLES.length} processes start at once (${ROLES.join(', ')}), then every one starts and stops cleanly`, async (t) => {
+  const servers = await startServers(t)
+  const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl }
+  const started = ROLES.map((role) => startRole(t, role, env))
 
-    const outcomes = await until('every process to start or exit', () => {
+  const outcomes = await until(
+    'every process to start or exit',
+    () => {
       const now = started.map(outcome)
       return now.includes('waiting') ? undefined : now
-    }, 180_000, 100)
-    t.same(outcomes, ROLES.map(() => 'started'), 'no process failed to start (a duplicate key, a name in use...)')
+    },
+    180_000,
+    100,
+  )
+  t.same(
+    outcomes,
+    ROLES.map(() => 'started'),
+    'no process failed to start (a duplicate key, a name in use...)',
+  )
 
-    for (const { child } of started) child.kill('SIGTERM')
-    const codes = await Promise.all(started.map(({ child }) => exited(child)))
-    t.same(codes, ROLES.map(() => 0), 'each stops cleanly on SIGTERM')
-  })
-}
+  for (const { child } of started) child.kill('SIGTERM')
+  const codes = await Promise.all(started.map(({ child }) => exited(child)))
+  t.same(
+    codes,
+    ROLES.map(() => 0),
+    'each stops cleanly on SIGTERM',
+  )
+})

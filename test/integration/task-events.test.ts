@@ -37,8 +37,7 @@ async function aTask(api: ApiClient): Promise<string> {
   return task.body.task.id
 }
 
-const eventsOf = (caller: Caller, taskId: string, headers: Record<string, string> = {}): Promise<SseStream> =>
-  openSse(`${service.url}/v1/tasks/${taskId}/events`, caller.key.key, headers)
+const eventsOf = (caller: Caller, taskId: string, headers: Record<string, string> = {}): Promise<SseStream> => openSse(`${service.url}/v1/tasks/${taskId}/events`, caller.key.key, headers)
 
 /** The next event, past keep-alive comments. */
 async function nextEvent(stream: SseStream): Promise<SseBlock | null> {
@@ -75,8 +74,16 @@ t.test('given a pending task, when a client follows it and a worker then runs it
   const live = await stream.rest()
   const log = (await taskHistories(service.infra)).get(taskId) ?? []
   const received = [created, ...live]
-  t.same(received.map((e) => e?.event), ['TaskCreated', 'TaskStarted', 'TaskCompleted'], 'started and completed arrived while the stream was open')
-  t.same(received.map((e) => Number(e?.id)), log.map((e) => e.seq), 'ids are the stream sequences')
+  t.same(
+    received.map((e) => e?.event),
+    ['TaskCreated', 'TaskStarted', 'TaskCompleted'],
+    'started and completed arrived while the stream was open',
+  )
+  t.same(
+    received.map((e) => Number(e?.id)),
+    log.map((e) => e.seq),
+    'ids are the stream sequences',
+  )
   for (const event of received) {
     const body = JSON.parse(event?.data ?? '{}') as { type: string; aggregateId: string; accountId: string }
     t.same(Object.keys(body).sort(), ENVELOPE_FIELDS, `${event?.event}: the documented envelope, nothing else`)
@@ -96,7 +103,13 @@ t.test('given an ended task, when a client resumes with Last-Event-ID, then it g
   const [created, started, completed] = all
 
   const resumed = await (await eventsOf(caller, taskId, { 'last-event-id': created?.id ?? '' })).rest()
-  t.same(resumed.map((e) => [e.id, e.event]), [[started?.id, 'TaskStarted'], [completed?.id, 'TaskCompleted']])
+  t.same(
+    resumed.map((e) => [e.id, e.event]),
+    [
+      [started?.id, 'TaskStarted'],
+      [completed?.id, 'TaskCompleted'],
+    ],
+  )
   const afterEnd = await eventsOf(caller, taskId, { 'last-event-id': completed?.id ?? '' })
   t.equal(afterEnd.status, 200)
   t.same(await afterEnd.rest(), [], 'nothing after the terminal event, and the stream ends')
@@ -114,7 +127,10 @@ t.test('given a client that went away mid-stream, when it comes back with Last-E
 
   await startWorker(t)
   const missed = await (await eventsOf(caller, taskId, { 'last-event-id': created?.id ?? '' })).rest()
-  t.same(missed.map((e) => e.event), ['TaskStarted', 'TaskCompleted'])
+  t.same(
+    missed.map((e) => e.event),
+    ['TaskStarted', 'TaskCompleted'],
+  )
   t.same(await streamConsumers(), [])
 })
 
@@ -126,7 +142,10 @@ t.test('given 20 streams followed live to their end, then no consumer is left on
   await until('all 20 streams to follow their task live', async () => (await streamConsumers()).length === 20)
   await startWorker(t)
   const ends = await Promise.all(streams.map((stream) => stream.rest()))
-  t.ok(ends.every((events) => events.at(-1)?.event === 'TaskCompleted'), 'every stream ended with its terminal event')
+  t.ok(
+    ends.every((events) => events.at(-1)?.event === 'TaskCompleted'),
+    'every stream ended with its terminal event',
+  )
   t.same(await streamConsumers(), [], 'no stream consumer left')
   t.equal((await otherConsumers()).length, before, 'as many consumers on MATS_TASKS as before (besides the one a running worker holds for cancellations)')
 })
@@ -165,7 +184,10 @@ t.test('given a task of another account, an unknown task or a bad Last-Event-ID,
   const owner = await aCaller(service.infra, service.url)
   const stranger = await aCaller(service.infra, service.url)
   const taskId = await aTask(owner.api)
-  for (const [what, stream] of [['foreign', await eventsOf(stranger, taskId)], ['unknown', await eventsOf(owner, randomUUID())]] as const) {
+  for (const [what, stream] of [
+    ['foreign', await eventsOf(stranger, taskId)],
+    ['unknown', await eventsOf(owner, randomUUID())],
+  ] as const) {
     t.equal(stream.status, 404, `${what}: 404`)
     t.match(stream.headers.get('content-type'), /^application\/json/)
     t.same(JSON.parse(stream.text), { error: 'task not found', code: 'not_found' }, `${what}: { error, code }`)

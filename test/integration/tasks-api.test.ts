@@ -6,11 +6,27 @@ import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 
 interface TaskView {
-  id: string; sessionId: string; agentType: string; taskType: string; status: string; instruction: string | null
-  result: string | null; error: string | null; createdAt: string | null; startedAt: string | null; completedAt: string | null
+  id: string
+  sessionId: string
+  agentType: string
+  taskType: string
+  status: string
+  instruction: string | null
+  result: string | null
+  error: string | null
+  createdAt: string | null
+  startedAt: string | null
+  completedAt: string | null
 }
-interface TaskReply { task?: TaskView; error?: string }
-interface TaskList { tasks: TaskView[]; pagination: { page: number; limit: number; total: number; totalPages: number }; error?: string }
+interface TaskReply {
+  task?: TaskView
+  error?: string
+}
+interface TaskList {
+  tasks: TaskView[]
+  pagination: { page: number; limit: number; total: number; totalPages: number }
+  error?: string
+}
 
 /** The spec's Task fields, and `parentTaskId`: the link from a delegated task to its supervisor task (issue 6). */
 const TASK_FIELDS = ['agentType', 'completedAt', 'createdAt', 'error', 'id', 'instruction', 'parentTaskId', 'result', 'sessionId', 'startedAt', 'status', 'taskType']
@@ -58,8 +74,17 @@ t.test('POST /v1/tasks answers 201 { task }: pending, with exactly the spec Task
   const task = res.body.task
   t.same(Object.keys(task ?? {}).sort(), TASK_FIELDS, 'the spec Task fields and parentTaskId, nothing else')
   t.match(task, {
-    id: UUID, sessionId, agentType: 'growth-marketer', taskType: 'instruction', status: 'pending',
-    instruction: 'Write three launch posts for LinkedIn', result: null, error: null, createdAt: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/, startedAt: null, completedAt: null,
+    id: UUID,
+    sessionId,
+    agentType: 'growth-marketer',
+    taskType: 'instruction',
+    status: 'pending',
+    instruction: 'Write three launch posts for LinkedIn',
+    result: null,
+    error: null,
+    createdAt: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/,
+    startedAt: null,
+    completedAt: null,
   })
   t.equal(res.headers.get('location'), `/v1/tasks/${task?.id}`, 'Location names the task')
   const read = await api.get<TaskReply>(res.headers.get('location') ?? '')
@@ -192,7 +217,10 @@ t.test('read-your-writes under load: 1000 POST-then-GET pairs, 10 at a time, nev
   const lane = async () => {
     for (let i = next++; i < 1000; i = next++) {
       const created = await postTask(api, { sessionId, instruction: `Pair ${i}: a post about feature ${i}` })
-      if (created.status !== 201 || !created.body.task) { problems.push(`POST ${i}: ${created.status}`); continue }
+      if (created.status !== 201 || !created.body.task) {
+        problems.push(`POST ${i}: ${created.status}`)
+        continue
+      }
       const read = await api.get<TaskReply>(`/v1/tasks/${created.body.task.id}`)
       if (read.status === 404) notFound++
       else if (read.status !== 200 || read.body.task?.id !== created.body.task.id) problems.push(`GET ${i}: ${read.status} ${read.body.task?.id}`)
@@ -226,7 +254,13 @@ t.test('GET /v1/tasks: newest first, filters, pagination, 404 and 400, accounts 
   const alice = await aCaller(service.infra, service.url)
   const bob = await aCaller(service.infra, service.url)
   const [s1, s2] = [await aSession(alice.api), await aSession(alice.api)]
-  const specs: [string, string][] = [[s1, 'growth-marketer'], [s1, 'seo'], [s2, 'seo'], [s2, 'growth-marketer'], [s1, 'seo']]
+  const specs: [string, string][] = [
+    [s1, 'growth-marketer'],
+    [s1, 'seo'],
+    [s2, 'seo'],
+    [s2, 'growth-marketer'],
+    [s1, 'seo'],
+  ]
   const ids: string[] = []
   for (const [sessionId, agentType] of specs) ids.push(createdId(await postTask(alice.api, brief(sessionId, { agentType }))))
   const [t1, t2, t3, t4, t5] = ids
@@ -250,7 +284,14 @@ t.test('GET /v1/tasks: newest first, filters, pagination, 404 and 400, accounts 
   t.same(pages.map(idsOf), [[t5, t4], [t3, t2], [t1]], 'pages of 2')
   t.same(pages[1]?.body.pagination, { page: 2, limit: 2, total: 5, totalPages: 3 })
   t.equal((await list('?limit=100')).status, 200, 'limit 100 is allowed')
-  for (const [query, name] of [['limit=101', 'limit'], ['limit=0', 'limit'], ['page=0', 'page'], ['status=done', 'status'], ['agentType=copywriter', 'agentType'], ['sessionId=abc', 'sessionId']]) {
+  for (const [query, name] of [
+    ['limit=101', 'limit'],
+    ['limit=0', 'limit'],
+    ['page=0', 'page'],
+    ['status=done', 'status'],
+    ['agentType=copywriter', 'agentType'],
+    ['sessionId=abc', 'sessionId'],
+  ]) {
     const res = await list(`?${query}`)
     t.equal(res.status, 400, `${query}: 400`)
     t.match(res.body, { error: new RegExp(`^query\\.${name}: `) }, `${query}: names query.${name}`)

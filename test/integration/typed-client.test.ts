@@ -26,7 +26,11 @@ t.test('given the generated client, then a caller runs the whole flow through it
   t.same(read.data?.task, created.data?.task, 'GET /tasks/{taskId} with a typed path parameter')
 
   const listed = await mats.GET('/tasks', { params: { query: { sessionId, status: 'completed', limit: 5 } } })
-  t.same(listed.data?.tasks.map((task) => task.id), [created.data?.task.id], 'GET /tasks with typed query parameters')
+  t.same(
+    listed.data?.tasks.map((task) => task.id),
+    [created.data?.task.id],
+    'GET /tasks with typed query parameters',
+  )
   t.match(listed.data?.pagination, { page: 1, limit: 5, total: 1 })
 
   const again = await mats.POST('/tasks/{taskId}/cancel', { params: { path: { taskId: created.data?.task.id ?? '' } } })

@@ -32,11 +32,14 @@ t.test('given a running service, when 50 waits end (25 POSTs whose task complete
     const count = await consumersOnServer(infra.jsm)
     return count >= before + 25 ? count : undefined
   })
-  const posts = await Promise.all(Array.from({ length: 25 }, (_, i) =>
-    api.post<{ task: { status: string } }>('/v1/tasks', { sessionId, instruction: `Wait for me ${i}`, waitSeconds: 30 })))
+  const posts = await Promise.all(Array.from({ length: 25 }, (_, i) => api.post<{ task: { status: string } }>('/v1/tasks', { sessionId, instruction: `Wait for me ${i}`, waitSeconds: 30 })))
   const timedOut = await Promise.all(timeouts)
 
-  t.same(posts.map((p) => p.body.task.status), Array(25).fill('completed'), 'every POST waited until its task completed')
+  t.same(
+    posts.map((p) => p.body.task.status),
+    Array(25).fill('completed'),
+    'every POST waited until its task completed',
+  )
   t.same(timedOut, Array(25).fill(null), 'every wait on a task without events timed out')
   t.ok(during >= before + 25, `the waits held consumers while waiting (${before} before, ${during} during)`)
   t.equal(await consumersOnServer(infra.jsm), before, `as many consumers after the waits as before (${before})`)

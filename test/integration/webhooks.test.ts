@@ -9,12 +9,20 @@ import { streamEvents } from '../helpers/event-log.js'
 import { startWebhookReceiver } from '../fakes/webhook-receiver.js'
 import { ApiClient } from '../helpers/http.js'
 
-interface Delivery { webhookMessageId: string; event: string; taskId: string; attempt: number; statusCode: number | null; error: string | null; willRetry: boolean }
+interface Delivery {
+  webhookMessageId: string
+  event: string
+  taskId: string
+  attempt: number
+  statusCode: number | null
+  error: string | null
+  willRetry: boolean
+}
 
 const aSession = async (caller: Caller) => (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
 const deliveriesOf = async (caller: Caller, webhookId: string) => (await caller.api.get<{ deliveries: Delivery[] }>(`/v1/webhooks/${webhookId}/deliveries`)).body.deliveries
 
-t.test('a task\'s events reach a webhook in order, signed so that the standardwebhooks library verifies them', async (t) => {
+t.test("a task's events reach a webhook in order, signed so that the standardwebhooks library verifies them", async (t) => {
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { env: webhookEnv() })
   const caller = await aCaller(service.infra, service.url)
@@ -34,8 +42,16 @@ t.test('a task\'s events reach a webhook in order, signed so that the standardwe
   // Then
   await until('three deliveries', () => receiver.received.length >= 3)
   const payloads = receiver.received.map((request) => verified(created.body.secret, request))
-  t.same(payloads.map((p) => p.type), ['task.created', 'task.started', 'task.completed'], 'in the order of the log')
-  t.same(payloads.map((p) => p.data.task.status), ['pending', 'running', 'completed'], 'each with the task as it was at that event')
+  t.same(
+    payloads.map((p) => p.type),
+    ['task.created', 'task.started', 'task.completed'],
+    'in the order of the log',
+  )
+  t.same(
+    payloads.map((p) => p.data.task.status),
+    ['pending', 'running', 'completed'],
+    'each with the task as it was at that event',
+  )
   t.same(payloads[2]?.data.task, (await caller.api.get<{ task: TaskView }>(`/v1/tasks/${task.id}`)).body.task, 'the task exactly as GET /v1/tasks/{id} shows it')
   const tampered = { ...receiver.received[0]!, body: receiver.received[0]!.body.replace('pending', 'completed') }
   t.throws(() => verified(created.body.secret, tampered), 'a changed body does not verify')
@@ -43,7 +59,7 @@ t.test('a task\'s events reach a webhook in order, signed so that the standardwe
   t.notOk(log.includes(created.body.secret.slice('whsec_'.length)), 'the secret never rests in the log in plain text')
 })
 
-t.test('a delivery answered 500 is retried with the same webhook-id and growing waits, holding back the task\'s later events; attempts are listed newest first', async (t) => {
+t.test("a delivery answered 500 is retried with the same webhook-id and growing waits, holding back the task's later events; attempts are listed newest first", async (t) => {
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { env: webhookEnv({ WEBHOOKS_RETRY_BASE_MS: '300' }) })
   const caller = await aCaller(service.infra, service.url)
@@ -67,14 +83,18 @@ t.test('a delivery answered 500 is retried with the same webhook-id and growing 
     const list = await deliveriesOf(caller, webhook.id)
     return list.length >= 6 && list
   })
-  t.same(deliveries.map((d) => [d.event, d.attempt, d.statusCode, d.willRetry]), [
-    ['task.completed', 1, 204, false],
-    ['task.started', 1, 204, false],
-    ['task.created', 4, 204, false],
-    ['task.created', 3, 500, true],
-    ['task.created', 2, 500, true],
-    ['task.created', 1, 500, true],
-  ], 'newest first, with status and attempt')
+  t.same(
+    deliveries.map((d) => [d.event, d.attempt, d.statusCode, d.willRetry]),
+    [
+      ['task.completed', 1, 204, false],
+      ['task.started', 1, 204, false],
+      ['task.created', 4, 204, false],
+      ['task.created', 3, 500, true],
+      ['task.created', 2, 500, true],
+      ['task.created', 1, 500, true],
+    ],
+    'newest first, with status and attempt',
+  )
   t.ok(deliveries.every((d) => d.taskId === task.id))
 })
 
@@ -82,7 +102,11 @@ t.test('a receiver that does not answer within WEBHOOKS_TIMEOUT_MS gets the same
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { env: webhookEnv({ WEBHOOKS_TIMEOUT_MS: '300', WEBHOOKS_RETRY_BASE_MS: '200' }) })
   const caller = await aCaller(service.infra, service.url)
-  const receiver = await startWebhookReceiver(t, () => 204, (n) => (n === 0 ? 5_000 : 0))
+  const receiver = await startWebhookReceiver(
+    t,
+    () => 204,
+    (n) => (n === 0 ? 5_000 : 0),
+  )
   const { webhook, secret } = (await caller.api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url, events: ['task.created'] })).body
 
   // When
@@ -97,7 +121,14 @@ t.test('a receiver that does not answer within WEBHOOKS_TIMEOUT_MS gets the same
     const list = await deliveriesOf(caller, webhook.id)
     return list.length >= 2 && list
   })
-  t.match(deliveries.map((d) => [d.attempt, d.statusCode, d.willRetry]), [[2, 204, false], [1, null, true]], 'newest first: the timed-out attempt has no status and is retried')
+  t.match(
+    deliveries.map((d) => [d.attempt, d.statusCode, d.willRetry]),
+    [
+      [2, 204, false],
+      [1, null, true],
+    ],
+    'newest first: the timed-out attempt has no status and is retried',
+  )
   t.equal(deliveries[1]?.error, 'no answer within 300 ms', 'the timed-out attempt says why')
 })
 

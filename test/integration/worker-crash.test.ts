@@ -30,16 +30,23 @@ t.test('two workers racing over 200 tasks: each task starts once and ends once',
   const caller = await aCaller(service.infra, service.url, { monthlyBudgetUsd: 1000 })
   const sessionId = await sessionFor(caller.api)
 
-  const ids = await Promise.all(Array.from({ length: 200 }, async (_, i) => {
-    const res = await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction: `Race task number ${i}` })
-    return res.body.task.id
-  }))
+  const ids = await Promise.all(
+    Array.from({ length: 200 }, async (_, i) => {
+      const res = await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction: `Race task number ${i}` })
+      return res.body.task.id
+    }),
+  )
   t.equal(new Set(ids).size, 200)
   await until('all 200 tasks to complete', async () => (await tasksWithStatus(service.infra, caller.account.id, 'completed')) === 200, 60_000, 100)
 
   const histories = await taskHistories(service.infra)
   t.same(lifecycleViolations(histories), [], 'invariant 3 holds for every task')
-  const workers = new Set([...histories.values()].flat().filter((e) => e.type === 'TaskStarted').map((e) => (e.data as { workerId: string }).workerId))
+  const workers = new Set(
+    [...histories.values()]
+      .flat()
+      .filter((e) => e.type === 'TaskStarted')
+      .map((e) => (e.data as { workerId: string }).workerId),
+  )
   t.equal(workers.size, 2, 'both workers ran tasks')
   t.equal([...histories.values()].filter((events) => events.at(-1)?.type === 'TaskCompleted').length, 200)
 })
@@ -68,8 +75,11 @@ t.test('a worker killed with SIGKILL mid-run: its 20 tasks fail within the bound
   const caller = await aCaller(service.infra, service.url, { monthlyBudgetUsd: 1000 })
   const sessionId = await sessionFor(caller.api)
   const workerEnv = (latency: number, concurrency: number) => ({
-    NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl,
-    OFFLINE_AGENT_LATENCY_MS: String(latency), WORKER_CONCURRENCY: String(concurrency), WORKER_ACK_WAIT_MS: String(ackWaitMs),
+    NATS_URL: servers.natsUrl,
+    MONGODB_URL: servers.mongoUrl,
+    OFFLINE_AGENT_LATENCY_MS: String(latency),
+    WORKER_CONCURRENCY: String(concurrency),
+    WORKER_ACK_WAIT_MS: String(ackWaitMs),
   })
   const doomed = spawnMats(t, ['start', '--role', 'worker'], workerEnv(600_000, 20))
   for (let i = 0; i < 20; i++) await caller.api.post('/v1/tasks', { sessionId, instruction: `Slow task ${i}` })
@@ -85,7 +95,10 @@ t.test('a worker killed with SIGKILL mid-run: its 20 tasks fail within the bound
   t.ok(elapsed < bound, `failed ${elapsed} ms after the kill (bound: 3 × ack wait = ${bound} ms, including the new worker's start)`)
 
   const failed = await service.infra.readModels.collection<TaskDoc>(tasksProjection).find({ accountId: caller.account.id }).toArray()
-  t.ok(failed.every((task) => /stopped responding; tasks are not retried/.test(task.error ?? '')), 'each error says the worker died and the task was not retried')
+  t.ok(
+    failed.every((task) => /stopped responding; tasks are not retried/.test(task.error ?? '')),
+    'each error says the worker died and the task was not retried',
+  )
   const histories = await taskHistories(service.infra)
   t.same(lifecycleViolations(histories), [], 'no task started twice, none ended twice')
 
@@ -94,4 +107,3 @@ t.test('a worker killed with SIGKILL mid-run: its 20 tasks fail within the bound
   fresh.kill('SIGTERM')
   t.equal(await exited(fresh), 0, 'the fresh worker stops cleanly on SIGTERM')
 })
-

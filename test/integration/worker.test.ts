@@ -11,16 +11,39 @@ import { startTestService, type TestService } from '../helpers/service.js'
 import { streamEvents } from '../helpers/event-log.js'
 import { until } from '../helpers/wait.js'
 
-interface TaskView { id: string; status: string; result: string | null; error: string | null; createdAt: string | null; startedAt: string | null; completedAt: string | null }
-interface TaskBody { sessionId: string; instruction: string; priority?: string; waitSeconds?: number }
-interface Usage { provider: string; model: string; inputTokens: number; outputTokens: number }
+interface TaskView {
+  id: string
+  status: string
+  result: string | null
+  error: string | null
+  createdAt: string | null
+  startedAt: string | null
+  completedAt: string | null
+}
+interface TaskBody {
+  sessionId: string
+  instruction: string
+  priority?: string
+  waitSeconds?: number
+}
+interface Usage {
+  provider: string
+  model: string
+  inputTokens: number
+  outputTokens: number
+}
 
 const STREAM = 'MATS_TASKS'
 /** Every task id this file created, and the task log of every server set it used (invariant 3). */
 const createdIds = new Set<string>()
 const logs: RecordedEvent[][] = []
 
-interface Group { servers: TestServers; service: TestService; infra: Infra; worker: NonNullable<TestService['worker']> }
+interface Group {
+  servers: TestServers
+  service: TestService
+  infra: Infra
+  worker: NonNullable<TestService['worker']>
+}
 
 /** Servers and one service (api, worker, projector) with its own worker configuration. */
 async function group(t: Test, env: Record<string, string>): Promise<Group> {
@@ -48,7 +71,14 @@ async function getTask(api: ApiClient, id: string): Promise<TaskView> {
 }
 
 const untilStatus = (api: ApiClient, id: string, status: string, timeoutMs = 10_000) =>
-  until(`task ${id} to be ${status}`, async () => { const task = await getTask(api, id); return task.status === status && task }, timeoutMs)
+  until(
+    `task ${id} to be ${status}`,
+    async () => {
+      const task = await getTask(api, id)
+      return task.status === status && task
+    },
+    timeoutMs,
+  )
 
 /** A downstream service's own NATS connection. */
 async function downstream(t: Test, servers: TestServers): Promise<NatsConnection> {
@@ -61,14 +91,17 @@ async function downstream(t: Test, servers: TestServers): Promise<NatsConnection
 async function listen<T = { subject: string; event: EventEnvelope }>(nc: NatsConnection, subject: string, map?: (subject: string, event: EventEnvelope) => T): Promise<T[]> {
   const seen: T[] = []
   const as = map ?? ((subject: string, event: EventEnvelope) => ({ subject, event }) as T)
-  nc.subscribe(subject, { callback: (err, msg) => { if (!err) seen.push(as(msg.subject, msg.json<EventEnvelope>())) } })
+  nc.subscribe(subject, {
+    callback: (err, msg) => {
+      if (!err) seen.push(as(msg.subject, msg.json<EventEnvelope>()))
+    },
+  })
   await nc.flush()
   return seen
 }
 
 /** The aggregate ids of TaskStarted events on `subject`, in the order they were published. */
 const startedOrder = (nc: NatsConnection, subject: string) => listen(nc, subject, (_, event) => event.aggregateId)
-
 
 /** Stops the worker (letting runs finish) and keeps this server set's task log for the invariant-3 check. */
 async function keepLog(g: Group): Promise<void> {
@@ -119,10 +152,17 @@ t.test('given a downstream subscriber on the account and on all completions, whe
   const id = res.body.task.id
   await until('three events of the task', () => ofAccount.filter((m) => m.event.aggregateId === id).length >= 3)
   const mine = ofAccount.filter((m) => m.event.aggregateId === id)
-  t.same(mine.map((m) => m.event.type), ['TaskCreated', 'TaskStarted', 'TaskCompleted'])
+  t.same(
+    mine.map((m) => m.event.type),
+    ['TaskCreated', 'TaskStarted', 'TaskCompleted'],
+  )
   for (const { subject, event } of mine) {
     t.equal(subject, `mats.task.${account.id}.${id}.${event.type}`, `${event.type}: subject scheme`)
-    t.match(event, { id: /^[0-9a-f-]{36}$/, type: String, version: Number, occurredAt: /^\d{4}-\d{2}-\d{2}T/, accountId: account.id, aggregateId: id, data: Object, metadata: { correlationId: String } }, `${event.type}: full envelope`)
+    t.match(
+      event,
+      { id: /^[0-9a-f-]{36}$/, type: String, version: Number, occurredAt: /^\d{4}-\d{2}-\d{2}T/, accountId: account.id, aggregateId: id, data: Object, metadata: { correlationId: String } },
+      `${event.type}: full envelope`,
+    )
   }
   const completed = mine[2]?.event.data as { result: string; usage: Usage; costMicros: number }
   t.match(completed.result, /no language model produced/i)
@@ -172,8 +212,16 @@ t.test('given one slot and account A with 30 waiting tasks, when account B posts
   // One connection, so TaskStarted and B's TaskCreated arrive in the order they were published.
   const nc = await downstream(t, g.servers)
   const order: string[] = []
-  nc.subscribe('mats.task.*.*.TaskStarted', { callback: (_, msg) => { order.push(msg.json<EventEnvelope>().aggregateId) } })
-  nc.subscribe(`mats.task.${b.account.id}.*.TaskCreated`, { callback: () => { order.push('B created') } })
+  nc.subscribe('mats.task.*.*.TaskStarted', {
+    callback: (_, msg) => {
+      order.push(msg.json<EventEnvelope>().aggregateId)
+    },
+  })
+  nc.subscribe(`mats.task.${b.account.id}.*.TaskCreated`, {
+    callback: () => {
+      order.push('B created')
+    },
+  })
   await nc.flush()
   for (let i = 0; i < 30; i++) t.equal((await postTask(a.api, { sessionId: a.sessionId, instruction: `A's brief number ${i}` })).status, 201)
   const bTask = (await postTask(b.api, { sessionId: b.sessionId, instruction: "B's only brief" })).body.task.id
@@ -204,7 +252,10 @@ t.test('given a worker stopping with a long grace, when 2 tasks run and 2 wait, 
   const ids: string[] = []
   for (let i = 0; i < 4; i++) ids.push((await postTask(api, { sessionId, instruction: `Shutdown brief ${i}` })).body.task.id)
   const statuses = () => Promise.all(ids.map(async (id) => (await readTaskFromLog(g.infra, account.id, id))?.status))
-  const seen = await until('two tasks running', async () => { const s = await statuses(); return s.filter((x) => x === 'running').length === 2 && s })
+  const seen = await until('two tasks running', async () => {
+    const s = await statuses()
+    return s.filter((x) => x === 'running').length === 2 && s
+  })
   const running = ids.filter((_, i) => seen[i] === 'running')
   const waiting = ids.filter((_, i) => seen[i] === 'pending')
   t.equal(waiting.length, 2, 'the other two wait')
@@ -245,8 +296,14 @@ t.test('given everything this file did, then each task has one TaskCreated, at m
     const count = (type: string) => types.filter((x) => x === type).length
     const terminals = types.filter((x) => TERMINAL.includes(x)).length
     const lastTerminal = types.findIndex((x) => TERMINAL.includes(x))
-    return types[0] !== 'TaskCreated' || count('TaskCreated') !== 1 || count('TaskStarted') > 1 || terminals !== count('TaskStarted')
-      || (lastTerminal !== -1 && lastTerminal !== types.length - 1) || (count('TaskStarted') === 1 && types.indexOf('TaskStarted') !== 1)
+    return (
+      types[0] !== 'TaskCreated' ||
+      count('TaskCreated') !== 1 ||
+      count('TaskStarted') > 1 ||
+      terminals !== count('TaskStarted') ||
+      (lastTerminal !== -1 && lastTerminal !== types.length - 1) ||
+      (count('TaskStarted') === 1 && types.indexOf('TaskStarted') !== 1)
+    )
   })
   t.same(broken, [], 'no task breaks invariant 3')
 })

@@ -1,26 +1,18 @@
 import t from 'tap'
-import {
-  Account,
-  decideChangeAccountBudget,
-  decideCreateAccount,
-  type AccountEvent,
-  type AccountState,
-  type ChangeAccountBudget,
-  type CreateAccount,
-} from '../../src/domain/accounts/account.js'
+import { Account, decideChangeAccountBudget, decideCreateAccount, type AccountEvent, type AccountState, type ChangeAccountBudget, type CreateAccount } from '../../src/domain/accounts/account.js'
 import { ConflictError, InvalidInputError, NotFoundError } from '../../src/domain/errors.js'
 
 const given = (...events: AccountEvent[]): AccountState => events.reduce(Account.evolve, Account.initialState)
 const created = (name = 'Acme', monthlyBudgetMicros = 100_000_000): AccountEvent => ({ type: 'AccountCreated', data: { name, monthlyBudgetMicros } })
 const budgetChanged = (monthlyBudgetMicros: number): AccountEvent => ({ type: 'AccountBudgetChanged', data: { monthlyBudgetMicros } })
-const whenCreate = (state: AccountState, command: Partial<CreateAccount> = {}) => () =>
-  decideCreateAccount({ name: 'Acme', monthlyBudgetMicros: 100_000_000, ...command }, state)
+const whenCreate =
+  (state: AccountState, command: Partial<CreateAccount> = {}) =>
+  () =>
+    decideCreateAccount({ name: 'Acme', monthlyBudgetMicros: 100_000_000, ...command }, state)
 const whenChangeBudget = (state: AccountState, command: ChangeAccountBudget) => () => decideChangeAccountBudget(command, state)
 
 t.test('creating an absent account appends AccountCreated with the name trimmed', async (t) => {
-  t.same(whenCreate(given(), { name: '  Acme Rockets \n', monthlyBudgetMicros: 12_500_000 })(), [
-    { type: 'AccountCreated', data: { name: 'Acme Rockets', monthlyBudgetMicros: 12_500_000 } },
-  ])
+  t.same(whenCreate(given(), { name: '  Acme Rockets \n', monthlyBudgetMicros: 12_500_000 })(), [{ type: 'AccountCreated', data: { name: 'Acme Rockets', monthlyBudgetMicros: 12_500_000 } }])
 })
 
 t.test('creating an account that already exists is a conflict', async (t) => {

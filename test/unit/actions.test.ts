@@ -12,7 +12,10 @@ t.test('an action pending approval is approved with its proposal whole, or rejec
 })
 
 t.test('a decision is made once, and only on an action pending approval', async (t) => {
-  t.throws(() => decideAction({ decision: 'reject', reason: null, proposal }, given(Approved)), new ConflictError('action is already approved; only an action pending approval can be approved or rejected', { code: 'action_not_pending' }))
+  t.throws(
+    () => decideAction({ decision: 'reject', reason: null, proposal }, given(Approved)),
+    new ConflictError('action is already approved; only an action pending approval can be approved or rejected', { code: 'action_not_pending' }),
+  )
   t.throws(() => decideAction({ decision: 'approve', reason: null, proposal: { ...proposal, status: 'draft' } }, given()), ConflictError)
   t.throws(() => decideAction({ decision: 'approve', reason: null, proposal: { ...proposal, status: 'executed' } }, given()), ConflictError)
 })

@@ -9,9 +9,14 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 const given = (...events: ApiKeyEvent[]): ApiKeyState => events.reduce(ApiKey.evolve, ApiKey.initialState)
 const created: ApiKeyEvent = { type: 'ApiKeyCreated', data: { name: 'ci', keyHash: 'h', keyPrefix: 'mats_abcdefgh', expiresAt: null } }
 const revoked: ApiKeyEvent = { type: 'ApiKeyRevoked', data: { reason: 'leaked' } }
-const whenCreate = (state: ApiKeyState, command: Partial<CreateApiKey> = {}) => () =>
-  decideCreateApiKey({ name: 'ci', keyHash: 'h', keyPrefix: 'mats_abcdefgh', expiresAt: null, now, accountExists: true, ...command }, state)
-const whenRevoke = (state: ApiKeyState, reason: string | null = null) => () => decideRevokeApiKey({ reason }, state)
+const whenCreate =
+  (state: ApiKeyState, command: Partial<CreateApiKey> = {}) =>
+  () =>
+    decideCreateApiKey({ name: 'ci', keyHash: 'h', keyPrefix: 'mats_abcdefgh', expiresAt: null, now, accountExists: true, ...command }, state)
+const whenRevoke =
+  (state: ApiKeyState, reason: string | null = null) =>
+  () =>
+    decideRevokeApiKey({ reason }, state)
 
 t.test('creating a key appends ApiKeyCreated with the name trimmed and expiry as ISO text', async (t) => {
   const expiresAt = new Date(now.getTime() + 60_000)
@@ -103,7 +108,19 @@ t.test('hashesEqual refuses text that is not a full hex hash', async (t) => {
 t.test('isWellFormedApiKey rejects a wrong prefix, wrong length and bad characters', async (t) => {
   const body = 'A'.repeat(43)
   t.ok(isWellFormedApiKey(`mats_${body}`))
-  for (const candidate of [`matz_${body}`, `MATS_${body}`, body, `mats_${body.slice(1)}`, `mats_${body}A`, `mats_${body.slice(1)}+`, `mats_${body.slice(1)}/`, `mats_${body.slice(1)}=`, ` mats_${body}`, `mats_${body}\n`, '']) {
+  for (const candidate of [
+    `matz_${body}`,
+    `MATS_${body}`,
+    body,
+    `mats_${body.slice(1)}`,
+    `mats_${body}A`,
+    `mats_${body.slice(1)}+`,
+    `mats_${body.slice(1)}/`,
+    `mats_${body.slice(1)}=`,
+    ` mats_${body}`,
+    `mats_${body}\n`,
+    '',
+  ]) {
     t.notOk(isWellFormedApiKey(candidate), `${JSON.stringify(candidate)} is rejected`)
   }
 })

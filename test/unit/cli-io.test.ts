@@ -27,7 +27,14 @@ t.test('a UUID in either case is accepted as given', async (t) => {
 })
 
 t.test('anything that is not a UUID is refused, naming what was expected', async (t) => {
-  for (const value of ['abc', '0b5f0c2e6a8e4b8e9f5e1c2d3e4f5a6b', '0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6', '0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6bc', '0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6g', ' 0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6b']) {
+  for (const value of [
+    'abc',
+    '0b5f0c2e6a8e4b8e9f5e1c2d3e4f5a6b',
+    '0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6',
+    '0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6bc',
+    '0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6g',
+    ' 0b5f0c2e-6a8e-4b8e-9f5e-1c2d3e4f5a6b',
+  ]) {
     t.throws(() => uuid(value, 'task id'), InvalidInputError, `${JSON.stringify(value)} is refused`)
     t.throws(() => uuid(value, 'task id'), { message: /^task id: must be a UUID/ })
   }
@@ -87,6 +94,9 @@ t.test('an unreachable server is named with its URL, without its password, and t
 
 t.test('a port in use becomes one line naming PORT and a free one; other errors pass', async (t) => {
   const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8080'), { code: 'EADDRINUSE' })
-  t.equal(addressInUse(inUse, '127.0.0.1', 8080, 40123)?.message, 'port 8080 (PORT) is already in use on 127.0.0.1: another mats or another program listens there; stop it, or choose a free port, e.g. PORT=40123')
+  t.equal(
+    addressInUse(inUse, '127.0.0.1', 8080, 40123)?.message,
+    'port 8080 (PORT) is already in use on 127.0.0.1: another mats or another program listens there; stop it, or choose a free port, e.g. PORT=40123',
+  )
   t.equal(addressInUse(new Error('other'), '127.0.0.1', 8080, 40123), null)
 })

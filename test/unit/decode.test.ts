@@ -2,7 +2,16 @@ import t from 'tap'
 import { decodeEvent, tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 
 const SUBJECT = 'mats.task.acc-1.task-1.TaskStarted'
-const envelope = { id: 'e-1', type: 'TaskStarted', version: 1, occurredAt: '2026-11-24T00:00:00.000Z', accountId: 'acc-1', aggregateId: 'task-1', data: { workerId: 'w' }, metadata: { correlationId: 'c', causationId: null, keyId: null } }
+const envelope = {
+  id: 'e-1',
+  type: 'TaskStarted',
+  version: 1,
+  occurredAt: '2026-11-24T00:00:00.000Z',
+  accountId: 'acc-1',
+  aggregateId: 'task-1',
+  data: { workerId: 'w' },
+  metadata: { correlationId: 'c', causationId: null, keyId: null },
+}
 const stored = (body: string, subject = SUBJECT) => ({ subject, seq: 7, data: new TextEncoder().encode(body) })
 
 t.test('given a well-formed envelope on its own subject, then it decodes with its stream position', async (t) => {
@@ -30,7 +39,14 @@ t.test('given messages that are not events, then each is refused with the reason
 })
 
 const completedSubject = 'mats.task.acc-1.task-1.TaskCompleted'
-const completedData = { result: '# Plan', usage: { provider: 'offline', model: 'mats-offline-1', inputTokens: 10, outputTokens: 20 }, costMicros: 15, learnedFacts: [], billingMonth: '2026-11', reservedMicros: 10000 }
+const completedData = {
+  result: '# Plan',
+  usage: { provider: 'offline', model: 'mats-offline-1', inputTokens: 10, outputTokens: 20 },
+  costMicros: 15,
+  learnedFacts: [],
+  billingMonth: '2026-11',
+  reservedMicros: 10000,
+}
 const completed = (data: Record<string, unknown>, version = 1) => JSON.stringify({ ...envelope, type: 'TaskCompleted', version, data })
 
 t.test('given a TaskCompleted from before learnedFacts existed, then it still decodes as v1, without the field', async (t) => {

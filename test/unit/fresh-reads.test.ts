@@ -9,10 +9,11 @@ function aStore() {
   const store = {
     version: 0,
     reads: [] as { key: string; version: number; answer: () => void; fail: (err: Error) => void }[],
-    read: (key: string) => new Promise<number>((resolve, reject) => {
-      const version = store.version
-      store.reads.push({ key, version, answer: () => resolve(version), fail: reject })
-    }),
+    read: (key: string) =>
+      new Promise<number>((resolve, reject) => {
+        const version = store.version
+        store.reads.push({ key, version, answer: () => resolve(version), fail: reject })
+      }),
   }
   return store
 }
@@ -65,7 +66,10 @@ t.test('given different keys, then their reads never wait for each other', async
   const reads = new FreshReads<string, number>()
   void reads.get('a', () => store.read('a'))
   void reads.get('b', () => store.read('b'))
-  t.same(store.reads.map((r) => r.key), ['a', 'b'])
+  t.same(
+    store.reads.map((r) => r.key),
+    ['a', 'b'],
+  )
 })
 
 t.test('given a read that fails, then its callers get the error and the queued callers still get a read of their own', async (t) => {

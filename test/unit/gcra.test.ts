@@ -9,7 +9,10 @@ function burst(policy: RatePolicy, tat: number | null, at: number, count: number
   let last = decide(policy, tat, at)
   for (let i = 0; i < count; i++) {
     last = decide(policy, tat, at)
-    if (last.allowed) { admitted++; tat = last.tat }
+    if (last.allowed) {
+      admitted++
+      tat = last.tat
+    }
   }
   return { admitted, tat, last }
 }

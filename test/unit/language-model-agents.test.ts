@@ -13,7 +13,18 @@ import { parsePriceTable } from '../../src/llm-config.js'
 const given = (...events: TaskEvent[]): TaskState => events.reduce(Task.evolve, Task.initialState)
 const created: TaskEvent = {
   type: 'TaskCreated',
-  data: { sessionId: 's', agentType: 'growth-marketer', taskType: 'instruction', instruction: 'Grow', title: null, priority: 'normal', fingerprint: 'f', parentTaskId: null, billingMonth: '2026-11', reservedMicros: 0 },
+  data: {
+    sessionId: 's',
+    agentType: 'growth-marketer',
+    taskType: 'instruction',
+    instruction: 'Grow',
+    title: null,
+    priority: 'normal',
+    fingerprint: 'f',
+    parentTaskId: null,
+    billingMonth: '2026-11',
+    reservedMicros: 0,
+  },
 }
 const started: TaskEvent = { type: 'TaskStarted', data: { workerId: 'w1' } }
 const action = { actionId: 'a1', platform: 'linkedin', action: 'publish post', summary: 'Launch post', content: null, status: 'pending_approval' as const, note: null }
@@ -38,7 +49,7 @@ t.test('only the worker running a task records its actions and delegations, each
 })
 
 const request = (agentType: 'growth-marketer' | 'seo', facts: string[] = [], company = true): AgentRunRequest => ({
-  task: { id: 't', agentType, instruction: 'Grow', title: 'Q1', },
+  task: { id: 't', agentType, instruction: 'Grow', title: 'Q1' },
   agent: findAgent(agentType),
   session: { name: 'W', companyName: company ? 'Acme' : null, companyUrl: null, industry: null, targetAudience: company ? 'Makers' : null, autonomy: 'draft-only', facts },
 })
@@ -73,7 +84,9 @@ t.test('tool calls: what the model got wrong, or a refusal, goes back to it as a
   const record = emptyRunRecord
   const effects: RunEffects = {
     proposeAction: async (proposed) => ({ ...proposed, actionId: 'a9', status: 'draft', note: null }),
-    delegate: async () => { throw new BudgetExhaustedError('monthly budget exhausted') },
+    delegate: async () => {
+      throw new BudgetExhaustedError('monthly budget exhausted')
+    },
   }
   const call = (name: string, args: string) => callTool(toolsFor(true), { id: '1', name, arguments: args }, effects, record())
   t.match(await call('post_it', '{}'), { malformed: true, content: /no tool named "post_it"/ })
@@ -82,7 +95,11 @@ t.test('tool calls: what the model got wrong, or a refusal, goes back to it as a
   t.match(await call('delegate_to_specialist', '{"agentType": "growth-marketer", "instruction": "Do it all"}'), { malformed: true, content: /agentType: must be equal to one of the allowed values/ })
   t.match(await call('delegate_to_specialist', '{"agentType": "seo", "instruction": "Audit the site"}'), { malformed: false, isError: true, content: 'monthly budget exhausted' })
   t.match(await call('propose_action', '{"platform": "x", "action": "post", "summary": "s"}'), { malformed: false, isError: false, content: /^Recorded as action a9: draft/ })
-  t.match(await callTool(toolsFor(false), { id: '2', name: 'delegate_to_specialist', arguments: '{}' }, effects, record()), { malformed: true, content: /the tools are propose_action, remember_fact$/ }, 'a specialist has no delegation tool')
+  t.match(
+    await callTool(toolsFor(false), { id: '2', name: 'delegate_to_specialist', arguments: '{}' }, effects, record()),
+    { malformed: true, content: /the tools are propose_action, remember_fact$/ },
+    'a specialist has no delegation tool',
+  )
 })
 
 t.test('a run is held to its limits, and platforms are named one way', async (t) => {

@@ -20,19 +20,20 @@ async function aFile(name: string, content: string): Promise<string> {
 }
 
 /** A creds file as `nsc` writes it; the client does not check the JWT's signature, the server does. */
-const credsText = (seed: string) => [
-  '-----BEGIN NATS USER JWT-----',
-  'eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJzdWIiOiJVQUJDIn0.c2lnbmF0dXJl',
-  '------END NATS USER JWT------',
-  '',
-  '************************* IMPORTANT *************************',
-  'NKEY Seed printed below can be used to sign and prove identity.',
-  '',
-  '-----BEGIN USER NKEY SEED-----',
-  seed,
-  '------END USER NKEY SEED------',
-  '',
-].join('\n')
+const credsText = (seed: string) =>
+  [
+    '-----BEGIN NATS USER JWT-----',
+    'eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJzdWIiOiJVQUJDIn0.c2lnbmF0dXJl',
+    '------END NATS USER JWT------',
+    '',
+    '************************* IMPORTANT *************************',
+    'NKEY Seed printed below can be used to sign and prove identity.',
+    '',
+    '-----BEGIN USER NKEY SEED-----',
+    seed,
+    '------END USER NKEY SEED------',
+    '',
+  ].join('\n')
 const seedOf = (pair: { getSeed(): Uint8Array }) => new TextDecoder().decode(pair.getSeed())
 
 const credsFile = await aFile('user.creds', credsText(seedOf(nkeys.createUser())))
@@ -107,7 +108,10 @@ t.test('given TLS settings that contradict each other, they are refused', async 
 
 t.test('given TLS files, the connection requires TLS with them', async (t) => {
   const config = loadConfig({
-    NATS_TLS_CA_FILE: certs.caFile, NATS_TLS_CERT_FILE: certs.client.certFile, NATS_TLS_KEY_FILE: certs.client.keyFile, NATS_TLS_SERVER_NAME: 'localhost',
+    NATS_TLS_CA_FILE: certs.caFile,
+    NATS_TLS_CERT_FILE: certs.client.certFile,
+    NATS_TLS_KEY_FILE: certs.client.keyFile,
+    NATS_TLS_SERVER_NAME: 'localhost',
   })
   t.same(natsConnectionOptions(config).tls, { caFile: certs.caFile, certFile: certs.client.certFile, keyFile: certs.client.keyFile, servername: 'localhost' })
   t.same(natsConnectionOptions(loadConfig({ NATS_TLS: 'true' })).tls, {}, 'NATS_TLS alone: TLS verified against the system CAs')

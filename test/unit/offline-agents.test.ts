@@ -38,7 +38,10 @@ for (const agent of AGENTS) {
     t.ok(output.includes('Acme Rockets'), 'names the company')
     t.match(output, /no language model produced/i)
     t.match(output, /template-based planner/)
-    t.ok(agent.subspecialties.some((sub) => output.includes(sub.name)), 'names a subspecialty of this agent')
+    t.ok(
+      agent.subspecialties.some((sub) => output.includes(sub.name)),
+      'names a subspecialty of this agent',
+    )
     t.match(output, /^## Deliverables checklist$/m)
     t.match(output, /^- \[ \] /m)
     t.match(output, /^## KPIs to track$/m)
@@ -71,7 +74,11 @@ t.test('given a launch brief naming SEO and paid social, when the supervisor run
   t.match(output, /\*\*Channel mix\*\*/)
   const shares = [...output.matchAll(/\| (\d+)% \|$/gm)].map((m) => Number(m[1]))
   t.equal(shares.length, sections.length, 'one channel-mix row per specialist')
-  t.equal(shares.reduce((sum, s) => sum + s, 0), 100, 'shares add up to 100%')
+  t.equal(
+    shares.reduce((sum, s) => sum + s, 0),
+    100,
+    'shares add up to 100%',
+  )
 })
 
 t.test('given a brief that names no channel, when the supervisor runs, then it falls back to sensible specialists', async (t) => {
@@ -90,7 +97,10 @@ t.test('given a brief that matches nothing, when a specialist runs, then it cove
   const agent = findAgent('cro')
   const { output } = await run(requestFor(agent, 'Do it now'))
   const headings = [...output.matchAll(/^### (.+)$/gm)].map((m) => m[1])
-  t.same(headings, agent.subspecialties.slice(0, 3).map((sub) => sub.name))
+  t.same(
+    headings,
+    agent.subspecialties.slice(0, 3).map((sub) => sub.name),
+  )
 })
 
 t.test('given a session with null company fields, when agents run, then the text says what is unknown and asks for it', async (t) => {

@@ -25,7 +25,10 @@ function runOneAtATime(scheduler: TaskScheduler<string>, count: number): string[
 
 t.test('high starts before normal, normal before low, whatever the arrival order', async (t) => {
   const scheduler = given(task('a', 'low'), task('a', 'normal'), task('a', 'high'))
-  t.same(runOneAtATime(scheduler, 3).map((item) => item.split('#')[1]), [String(seq), String(seq - 1), String(seq - 2)])
+  t.same(
+    runOneAtATime(scheduler, 3).map((item) => item.split('#')[1]),
+    [String(seq), String(seq - 1), String(seq - 2)],
+  )
 })
 
 t.test('within a priority and an account, arrival order', async (t) => {

@@ -1,18 +1,33 @@
 import t from 'tap'
 import { ConflictError, NotFoundError } from '../../src/domain/errors.js'
 import {
-  decideChangeAutonomy, decideCreateSession, decideLearnFacts, MAX_SESSION_FACTS, requireOpenSession, Session,
-  type CreateSession, type SessionEvent, type SessionState,
+  decideChangeAutonomy,
+  decideCreateSession,
+  decideLearnFacts,
+  MAX_SESSION_FACTS,
+  requireOpenSession,
+  Session,
+  type CreateSession,
+  type SessionEvent,
+  type SessionState,
 } from '../../src/domain/sessions/session.js'
 
 const given = (...events: SessionEvent[]): SessionState => events.reduce(Session.evolve, Session.initialState)
 const command: CreateSession = { name: 'Spring launch', companyName: 'Acme Rockets', companyUrl: 'https://acme.example', industry: 'Aerospace', targetAudience: 'Coyotes', autonomy: 'draft-only' }
 const created: SessionEvent = { type: 'SessionCreated', data: command }
-const whenCreate = (state: SessionState, cmd: CreateSession = command) => () => decideCreateSession(cmd, state)
+const whenCreate =
+  (state: SessionState, cmd: CreateSession = command) =>
+  () =>
+    decideCreateSession(cmd, state)
 const learned = (fact: string, taskId = 't1'): SessionEvent => ({ type: 'SessionFactLearned', data: { fact, taskId } })
 
 t.test('creating an absent session appends SessionCreated carrying every field', async (t) => {
-  t.same(whenCreate(given())(), [{ type: 'SessionCreated', data: { name: 'Spring launch', companyName: 'Acme Rockets', companyUrl: 'https://acme.example', industry: 'Aerospace', targetAudience: 'Coyotes', autonomy: 'draft-only' } }])
+  t.same(whenCreate(given())(), [
+    {
+      type: 'SessionCreated',
+      data: { name: 'Spring launch', companyName: 'Acme Rockets', companyUrl: 'https://acme.example', industry: 'Aerospace', targetAudience: 'Coyotes', autonomy: 'draft-only' },
+    },
+  ])
 })
 
 t.test('a session with only a name carries null company fields', async (t) => {

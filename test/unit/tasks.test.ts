@@ -4,8 +4,16 @@ import { billingMonth, normalizeInstruction, taskFingerprint } from '../../src/d
 import { decideCreateTask, decideFinishTask, decideStartTask, Task, TaskNotClaimableError, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 
 const created: Extract<TaskEvent, { type: 'TaskCreated' }>['data'] = {
-  sessionId: 's1', agentType: 'seo', taskType: 'instruction', instruction: 'Audit the blog', title: null, priority: 'normal',
-  fingerprint: 'f', parentTaskId: null, billingMonth: '2026-11', reservedMicros: 10_000,
+  sessionId: 's1',
+  agentType: 'seo',
+  taskType: 'instruction',
+  instruction: 'Audit the blog',
+  title: null,
+  priority: 'normal',
+  fingerprint: 'f',
+  parentTaskId: null,
+  billingMonth: '2026-11',
+  reservedMicros: 10_000,
 }
 const usage = { provider: 'offline', model: 'm', inputTokens: 1, outputTokens: 2 }
 const given = (...events: TaskEvent[]): TaskState => events.reduce(Task.evolve, Task.initialState)
@@ -29,7 +37,11 @@ t.test('a running task ends once, carrying its billing month and reservation', a
   const [failed] = decideFinishTask({ outcome: 'failed', error: 'boom', reason: 'agent_error', usage: null, costMicros: 0 }, given(Created, Started))
   t.equal(failed?.type, 'TaskFailed')
   t.equal(given(Created, Started, completed!).status, 'completed')
-  t.throws(() => decideFinishTask({ outcome: 'failed', error: 'x', reason: 'worker_lost', usage: null, costMicros: 0 }, given(Created, Started, completed!)), ConflictError, 'no event follows a terminal one')
+  t.throws(
+    () => decideFinishTask({ outcome: 'failed', error: 'x', reason: 'worker_lost', usage: null, costMicros: 0 }, given(Created, Started, completed!)),
+    ConflictError,
+    'no event follows a terminal one',
+  )
   t.throws(() => decideFinishTask({ outcome: 'completed', result: 'x', usage, costMicros: 0, learnedFacts: [] }, given(Created)), ConflictError, 'a pending task cannot end unclaimed')
 })
 

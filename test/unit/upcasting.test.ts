@@ -21,7 +21,16 @@ const registry: EventRegistry = {
 
 const SUBJECT = 'mats.task.acc-1.task-1.Greeted'
 const stored = (version: number, data: Record<string, unknown>) => {
-  const envelope = { id: 'e-1', type: 'Greeted', version, occurredAt: '2026-11-24T00:00:00.000Z', accountId: 'acc-1', aggregateId: 'task-1', data, metadata: { correlationId: 'c', causationId: null, keyId: null } }
+  const envelope = {
+    id: 'e-1',
+    type: 'Greeted',
+    version,
+    occurredAt: '2026-11-24T00:00:00.000Z',
+    accountId: 'acc-1',
+    aggregateId: 'task-1',
+    data,
+    metadata: { correlationId: 'c', causationId: null, keyId: null },
+  }
   return { subject: SUBJECT, seq: 3, data: new TextEncoder().encode(JSON.stringify(envelope)) }
 }
 

@@ -12,7 +12,10 @@ const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maxi
 /** Real TypeBox errors for a value, so a change in TypeBox's error shape breaks these tests. */
 const errorsOf = (schema: TSchema, value: unknown): FastifySchemaValidationError[] => Compile(schema).Errors(value)
 
-interface Outcome { readonly value?: unknown; readonly error?: unknown }
+interface Outcome {
+  readonly value?: unknown
+  readonly error?: unknown
+}
 /** Runs the route validator exactly as Fastify would for one part of a request. */
 function validate(schema: TSchema, httpPart: string, value: unknown): Outcome {
   const result = validatorCompiler({ schema, httpPart, method: 'GET', url: '/' })(value)
@@ -27,7 +30,10 @@ t.test('a missing required field reads body.name: is required', async (t) => {
 
 t.test('an unknown field is named once as not a known field', async (t) => {
   const errors = errorsOf(Body, { name: 'x', extra: 1 })
-  t.ok(errors.some((e) => e.keyword === 'boolean'), 'TypeBox reports the extra field twice')
+  t.ok(
+    errors.some((e) => e.keyword === 'boolean'),
+    'TypeBox reports the extra field twice',
+  )
   t.equal(describeValidation(errors, 'body'), 'body.extra: is not a known field')
 })
 

@@ -14,16 +14,27 @@ t.test('signatures verify with the standardwebhooks reference library, and only 
   const headers = signatureHeaders(secret, 'evt-1', new Date(), body)
   t.match(headers['webhook-signature'], /^v1,[A-Za-z0-9+/]+=*$/)
   t.same(new Verifier(secret).verify(body, headers), JSON.parse(body))
-  t.throws(() => new Verifier(secret).verify(body + ' ', headers), 'another body does not verify')
+  t.throws(() => new Verifier(secret).verify(`${body} `, headers), 'another body does not verify')
   t.throws(() => new Verifier(generateWebhookSecret()).verify(body, headers), 'another secret does not verify')
 })
 
 t.test('retry waits double from the base, lose at most a quarter to jitter, stop growing at the cap', async (t) => {
   const policy = { baseMs: 1000, maxMs: 10_000, windowMs: 86_400_000 }
-  t.same([1, 2, 3, 4, 5].map((n) => retryDelayMs(policy, n, () => 0)), [1000, 2000, 4000, 8000, 10_000])
-  t.same([1, 2, 3].map((n) => retryDelayMs(policy, n, () => 1)), [750, 1500, 3000], 'the most jitter takes off a quarter')
+  t.same(
+    [1, 2, 3, 4, 5].map((n) => retryDelayMs(policy, n, () => 0)),
+    [1000, 2000, 4000, 8000, 10_000],
+  )
+  t.same(
+    [1, 2, 3].map((n) => retryDelayMs(policy, n, () => 1)),
+    [750, 1500, 3000],
+    'the most jitter takes off a quarter',
+  )
   for (let n = 1; n < 4; n++) t.ok(retryDelayMs(policy, n + 1, () => 1) > retryDelayMs(policy, n, () => 0), `wait ${n + 1} is always longer than wait ${n}`)
-  t.equal(retryDelayMs(policy, 1000, () => 0), 10_000, 'no overflow after many attempts')
+  t.equal(
+    retryDelayMs(policy, 1000, () => 0),
+    10_000,
+    'no overflow after many attempts',
+  )
   t.notOk(shouldGiveUp(policy, 0, 86_399_999))
   t.ok(shouldGiveUp(policy, 0, 86_400_000), 'given up only once the whole window has passed')
 })
@@ -42,7 +53,22 @@ t.test('sealed secrets open with the key they were sealed under, also after a ke
 
 t.test('public and non-public addresses', async (t) => {
   for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) t.ok(isPublicAddress(address), address)
-  for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip']) {
+  for (const address of [
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '224.0.0.1',
+    'not-an-ip',
+  ]) {
     t.notOk(isPublicAddress(address), address)
   }
 })
@@ -54,7 +80,10 @@ t.test('registering and deleting, decided on the state', async (t) => {
   t.throws(() => decideRegisterWebhook({ ...command, activeWebhooks: MAX_WEBHOOKS_PER_ACCOUNT }, { status: 'absent' }), ConflictError)
   t.throws(() => decideRegisterWebhook({ ...command, url: 'mailto:a@b.c' }, { status: 'absent' }), InvalidInputError)
   t.throws(() => decideRegisterWebhook({ ...command, url: 'https://example.com/#x' }, { status: 'absent' }), InvalidInputError)
-  t.same(decideDeleteWebhook({ status: 'active', url: command.url }).map((e) => e.type), ['WebhookDeleted'])
+  t.same(
+    decideDeleteWebhook({ status: 'active', url: command.url }).map((e) => e.type),
+    ['WebhookDeleted'],
+  )
   t.throws(() => decideDeleteWebhook({ status: 'deleted', url: command.url }), NotFoundError)
   t.throws(() => decideDeleteWebhook({ status: 'absent' }), NotFoundError)
 })

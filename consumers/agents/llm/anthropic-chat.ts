@@ -51,9 +51,7 @@ function readMessage(message: Message, wire: MessageCreateParamsNonStreaming): C
     throw malformedReply(`no content array in ${describeReply(message)}`)
   }
   const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n')
-  const toolCalls = message.content.flatMap((block) =>
-    block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
-  )
+  const toolCalls = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : []))
   // A server that reports no usage is estimated, as the OpenAI client does.
   const usage: Partial<Usage> = message.usage ?? {}
   const reportedInput = usage.input_tokens == null ? null : usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0)

@@ -46,7 +46,11 @@ export interface ChatModel {
 /** The provider could not be reached or refused the call, after the client's retries. */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError'
-  constructor(message: string, readonly status: number | null, options: { cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    options: { cause?: unknown } = {},
+  ) {
     super(message, options)
   }
 }

@@ -31,16 +31,19 @@ export class LanguageModelProvider implements AgentProvider {
     // A run that got no reply has no usage to report (null in TaskFailed), rather than zeros.
     const spentIfAny = (): Spent | null => (meter.replies > 0 ? spent() : null)
     try {
-      const { text, record } = await runAgentLoop({
-        model: this.options.model,
-        modelName,
-        system: systemPrompt(request),
-        brief: briefMessage(request),
-        isSupervisor: request.agent.isSupervisor,
-        effects,
-        limits: this.options.limits,
-        meter,
-      }, signal)
+      const { text, record } = await runAgentLoop(
+        {
+          model: this.options.model,
+          modelName,
+          system: systemPrompt(request),
+          brief: briefMessage(request),
+          isSupervisor: request.agent.isSupervisor,
+          effects,
+          limits: this.options.limits,
+          meter,
+        },
+        signal,
+      )
       return { output: renderResult(text, record), ...spent(), learnedFacts: record.facts }
     } catch (err) {
       if (err instanceof AgentRunError) throw new AgentRunError(err.message, { reason: err.reason, spent: spentIfAny(), cause: err.cause })

@@ -51,9 +51,7 @@ function readCompletion(completion: ChatCompletion, messages: readonly ChatCompl
   const choice = completion.choices[0]
   const message = choice?.message
   const text = message?.content ?? ''
-  const toolCalls = (message?.tool_calls ?? []).flatMap((call, i) =>
-    call.type === 'function' ? [{ id: call.id || `call_${i}`, name: call.function.name, arguments: call.function.arguments }] : [],
-  )
+  const toolCalls = (message?.tool_calls ?? []).flatMap((call, i) => (call.type === 'function' ? [{ id: call.id || `call_${i}`, name: call.function.name, arguments: call.function.arguments }] : []))
   return {
     text,
     toolCalls,

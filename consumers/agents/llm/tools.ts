@@ -6,21 +6,30 @@ import { MAX_FACT_LENGTH } from '../../../src/domain/sessions/session.js'
 import type { DelegationOutcome, RecordedAction, RunEffects } from '../provider.js'
 import type { ToolCall, ToolSpec } from './chat.js'
 
-const ProposeAction = Type.Object({
-  platform: Type.String({ minLength: 1, maxLength: 60, description: 'Where the change would happen, e.g. linkedin, instagram, google-ads, meta-ads, mailchimp, hubspot, website' }),
-  action: Type.String({ minLength: 1, maxLength: 80, description: 'The kind of change in a few words, e.g. "publish post", "raise daily budget", "send email campaign"' }),
-  summary: Type.String({ minLength: 1, maxLength: 300, description: 'One sentence a person can approve or reject' }),
-  content: Type.Optional(Type.String({ maxLength: 8000, description: 'The draft itself: post text, email body, new budget and targeting...' })),
-}, { additionalProperties: false })
+const ProposeAction = Type.Object(
+  {
+    platform: Type.String({ minLength: 1, maxLength: 60, description: 'Where the change would happen, e.g. linkedin, instagram, google-ads, meta-ads, mailchimp, hubspot, website' }),
+    action: Type.String({ minLength: 1, maxLength: 80, description: 'The kind of change in a few words, e.g. "publish post", "raise daily budget", "send email campaign"' }),
+    summary: Type.String({ minLength: 1, maxLength: 300, description: 'One sentence a person can approve or reject' }),
+    content: Type.Optional(Type.String({ maxLength: 8000, description: 'The draft itself: post text, email body, new budget and targeting...' })),
+  },
+  { additionalProperties: false },
+)
 
-const RememberFact = Type.Object({
-  fact: Type.String({ minLength: 3, maxLength: MAX_FACT_LENGTH, description: 'One durable fact about the company, stated plainly' }),
-}, { additionalProperties: false })
+const RememberFact = Type.Object(
+  {
+    fact: Type.String({ minLength: 3, maxLength: MAX_FACT_LENGTH, description: 'One durable fact about the company, stated plainly' }),
+  },
+  { additionalProperties: false },
+)
 
-const DelegateToSpecialist = Type.Object({
-  agentType: Type.Unsafe<AgentType>({ type: 'string', enum: [...SPECIALIST_TYPES], description: 'The specialist to hand this part to' }),
-  instruction: Type.String({ minLength: 4, maxLength: 4000, description: 'A self-contained brief for the specialist: goal, scope, constraints and what to deliver' }),
-}, { additionalProperties: false })
+const DelegateToSpecialist = Type.Object(
+  {
+    agentType: Type.Unsafe<AgentType>({ type: 'string', enum: [...SPECIALIST_TYPES], description: 'The specialist to hand this part to' }),
+    instruction: Type.String({ minLength: 4, maxLength: 4000, description: 'A self-contained brief for the specialist: goal, scope, constraints and what to deliver' }),
+  },
+  { additionalProperties: false },
+)
 
 /** What a run collects from its tool calls, for the result and the session. */
 export interface RunRecord {
@@ -71,7 +80,7 @@ const tool = <S extends TSchema>(name: string, description: string, schema: S, h
 
 const proposeAction = tool(
   'propose_action',
-  'Propose one write action on a live platform (publish a post, change a budget, send an email...). Nothing changes by calling this: the session\'s autonomy setting decides whether it is kept as a draft, awaits approval, or is executed. Returns what became of it.',
+  "Propose one write action on a live platform (publish a post, change a budget, send an email...). Nothing changes by calling this: the session's autonomy setting decides whether it is kept as a draft, awaits approval, or is executed. Returns what became of it.",
   ProposeAction,
   async (args, effects, record) => {
     accept(record, 'proposals', 'proposed an action')
@@ -133,7 +142,10 @@ export async function callTool(tools: readonly Tool[], call: ToolCall, effects: 
 /** At most five problems, in the model's terms. */
 function problemsWith(schema: TSchema, args: unknown): string[] {
   // An unknown property is reported twice (`schema is false` at it, additionalProperties at its object): keep the latter.
-  return [...Value.Errors(schema, args)].filter((e) => e.keyword !== 'boolean').slice(0, 5).map(describeProblem)
+  return [...Value.Errors(schema, args)]
+    .filter((e) => e.keyword !== 'boolean')
+    .slice(0, 5)
+    .map(describeProblem)
 }
 
 function malformed(content: string): ToolOutcome {

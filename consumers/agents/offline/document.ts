@@ -3,7 +3,7 @@ import type { AgentRunRequest } from '../provider.js'
 import { type CompanyContext, listPhrase, quote, titleOf } from './text.js'
 
 export const PROVENANCE_NOTE =
-  '_Produced offline by the mats template-based planner from fixed playbooks, the brief and the session\'s company context. ' +
+  "_Produced offline by the mats template-based planner from fixed playbooks, the brief and the session's company context. " +
   'No language model produced this document: it is a structured starting point, so review it before acting on it._'
 
 export function header(request: AgentRunRequest): string[] {

@@ -75,7 +75,10 @@ export function buildSpecialistDocument(request: AgentRunRequest): string {
     '',
     ...playbook.kpis.map((kpi) => `- ${fill(kpi, ctx)}`),
     '',
-    ...nextStepsSection(ctx, playbook.approvals.map((action) => ({ owner: null, action: fill(action, ctx) }))),
+    ...nextStepsSection(
+      ctx,
+      playbook.approvals.map((action) => ({ owner: null, action: fill(action, ctx) })),
+    ),
   ]
   return lines.join('\n')
 }
@@ -87,14 +90,6 @@ export function buildSpecialistSection(agent: Agent, instruction: string, ctx: C
   const picks = picksFor(agent, instruction, IN_PLAN)
   const playbook = PLAYBOOKS[agent.type]
   const kpis = playbook.kpis.slice(0, 3).map((kpi) => fill(kpi, ctx))
-  const lines = [
-    `## ${agent.name}`,
-    '',
-    `_Role in this plan: ${fill(playbook.role, ctx)}._`,
-    '',
-    ...approachLines(agent, picks, ctx, IN_PLAN),
-    `**KPIs:** ${kpis.join('; ')}.`,
-    '',
-  ]
+  const lines = [`## ${agent.name}`, '', `_Role in this plan: ${fill(playbook.role, ctx)}._`, '', ...approachLines(agent, picks, ctx, IN_PLAN), `**KPIs:** ${kpis.join('; ')}.`, '']
   return { lines, deliverables: deliverablesFor(agent, picks) }
 }

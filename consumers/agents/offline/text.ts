@@ -2,9 +2,11 @@
 import type { AgentRunRequest } from '../provider.js'
 
 const STOPWORDS = new Set(
-  ('a an and are as at be by can do for from get help how in into is it its me my need new of on or our ours out please ' +
+  (
+    'a an and are as at be by can do for from get help how in into is it its me my need new of on or our ours out please ' +
     'so some that the their them then this those to up us want we what when which will with you your also about all more ' +
-    'marketing marketer specialist manager agent plan create generate run').split(' '),
+    'marketing marketer specialist manager agent plan create generate run'
+  ).split(' '),
 )
 
 /** Lower-cases and folds spelling variants so "Optimisation" and "optimizations" meet. */

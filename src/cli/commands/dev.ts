@@ -1,5 +1,4 @@
 import { resolve } from 'node:path'
-import type { Logger } from 'pino'
 import { ConfigSchema, type Config } from '../../config.js'
 import { freePort, isListening, startMongo, startNats, type LocalServer } from '../../infra/local/servers.js'
 import { createLogger } from '../../infra/logger.js'
@@ -34,7 +33,9 @@ export async function dev(config: Config, args: string[], env: NodeJS.ProcessEnv
   const log = createLogger(config.LOG_LEVEL, { role: 'all' })
   const dataDir = resolve(config.DEV_DATA_DIR)
   const started: LocalServer[] = []
-  const stopServers = async () => { await Promise.all(started.map((s) => s.stop())) }
+  const stopServers = async () => {
+    await Promise.all(started.map((s) => s.stop()))
+  }
   try {
     const nats = env.NATS_URL ? configured('NATS', env.NATS_URL, 'NATS_URL') : await local(natsSpec(config.DEV_NATS_PORT, dataDir), attach, started)
     const mongo = env.MONGODB_URL ? configured('MongoDB', env.MONGODB_URL, 'MONGODB_URL') : await local(mongoSpec(config.DEV_MONGODB_PORT, dataDir), attach, started)
@@ -57,12 +58,20 @@ interface LocalSpec {
 }
 
 const natsSpec = (port: number, dataDir: string): LocalSpec => ({
-  name: 'NATS', port, portVariable: 'DEV_NATS_PORT', url: `nats://${LOOPBACK}:${port}`, dataDir: `${dataDir}/nats`,
+  name: 'NATS',
+  port,
+  portVariable: 'DEV_NATS_PORT',
+  url: `nats://${LOOPBACK}:${port}`,
+  dataDir: `${dataDir}/nats`,
   start: () => startNats({ dataDir: `${dataDir}/nats`, port }),
 })
 
 const mongoSpec = (port: number, dataDir: string): LocalSpec => ({
-  name: 'MongoDB', port, portVariable: 'DEV_MONGODB_PORT', url: `mongodb://${LOOPBACK}:${port}/mats`, dataDir: `${dataDir}/mongo`,
+  name: 'MongoDB',
+  port,
+  portVariable: 'DEV_MONGODB_PORT',
+  url: `mongodb://${LOOPBACK}:${port}/mats`,
+  dataDir: `${dataDir}/mongo`,
   start: () => startMongo({ dataDir: `${dataDir}/mongo`, port, database: 'mats' }),
 })
 

@@ -46,7 +46,10 @@ export function untilSignal(service: RunningService, log: Logger, graceMs: numbe
         process.exit(1)
       }, graceMs + 5000)
       force.unref()
-      void service.stop().then(onStopped).finally(() => resolve())
+      void service
+        .stop()
+        .then(onStopped)
+        .finally(() => resolve())
     }
     process.once('SIGTERM', shutdown)
     process.once('SIGINT', shutdown)

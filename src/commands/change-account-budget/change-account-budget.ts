@@ -9,13 +9,7 @@ export async function changeAccountBudget(
   issuer: Issuer,
 ): Promise<{ readonly id: string; readonly name: string; readonly monthlyBudget: number }> {
   const monthlyBudgetMicros = usdToMicros(input.monthlyBudgetUsd)
-  const { state } = await execute(
-    infra,
-    Account,
-    { accountId: input.accountId, aggregateId: input.accountId },
-    (current) => decideChangeAccountBudget({ monthlyBudgetMicros }, current),
-    issuer,
-  )
+  const { state } = await execute(infra, Account, { accountId: input.accountId, aggregateId: input.accountId }, (current) => decideChangeAccountBudget({ monthlyBudgetMicros }, current), issuer)
   if (state.status !== 'active') throw new Error('budget change left no active account')
   return { id: input.accountId, name: state.name, monthlyBudget: microsToUsd(state.monthlyBudgetMicros) }
 }

@@ -16,11 +16,7 @@ export interface CreatedApiKey {
   readonly expiresAt: string | null
 }
 
-export async function createApiKey(
-  infra: Infra,
-  input: { readonly accountId: string; readonly name: string; readonly expiresAt?: Date | null | undefined },
-  issuer: Issuer,
-): Promise<CreatedApiKey> {
+export async function createApiKey(infra: Infra, input: { readonly accountId: string; readonly name: string; readonly expiresAt?: Date | null | undefined }, issuer: Issuer): Promise<CreatedApiKey> {
   const account = await infra.events.load(Account, { accountId: input.accountId, aggregateId: input.accountId })
   const secret = generateApiKey()
   const id = randomUUID()
@@ -35,7 +31,7 @@ export async function createApiKey(
   }
   const { appended } = await execute(infra, ApiKey, { accountId: input.accountId, aggregateId: id }, (state) => decideCreateApiKey(command, state), issuer, { isNew: true })
   const created = appended[0]
-  if (!created || created.type !== 'ApiKeyCreated') throw new Error('key creation appended no ApiKeyCreated')
+  if (created?.type !== 'ApiKeyCreated') throw new Error('key creation appended no ApiKeyCreated')
   const { name, keyPrefix, expiresAt } = created.data
   return { id, accountId: input.accountId, key: secret.key, keyPrefix, name, createdAt: created.occurredAt, expiresAt }
 }

@@ -62,9 +62,7 @@ export class Budgets {
     // From here on, one synchronous turn: concurrent requests in this process see each other's grants.
     const { budgetMicros, spentMicros, reservedMicros } = this.withGrants(known)
     if (spentMicros + reservedMicros >= budgetMicros) {
-      throw new BudgetExhaustedError(
-        `monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`,
-      )
+      throw new BudgetExhaustedError(`monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`)
     }
     this.granted.set(taskId, { docId: known.docId, micros })
   }
@@ -72,10 +70,7 @@ export class Budgets {
   /** The account's budget and its spend document as of the task stream's end when asked. */
   private async asOfLog(accountId: string, now: Date): Promise<AsOfLog> {
     const docId = spendId(accountId, billingMonth(now))
-    const [account, fence] = await Promise.all([
-      this.deps.events.load(Account, { accountId, aggregateId: accountId }),
-      this.deps.events.head('task'),
-    ])
+    const [account, fence] = await Promise.all([this.deps.events.load(Account, { accountId, aggregateId: accountId }), this.deps.events.head('task')])
     if (account.state.status !== 'active') throw new NotFoundError('account not found')
     const { doc, caughtUp } = await this.view.get(docId, fence, CATCH_UP_MS)
     if (!caughtUp) this.deps.log.warn({ accountId, fence }, 'spend view is behind the log; budget checked against what it has')

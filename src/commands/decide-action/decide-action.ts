@@ -8,7 +8,10 @@ import type { Infra } from '../../infra/context.js'
 import { awaitTaskStreamReadModel } from '../../queries/tasks-caught-up.js'
 import { execute, type Issuer } from '../execute.js'
 
-export interface ActionKey { readonly accountId: string; readonly actionId: string }
+export interface ActionKey {
+  readonly accountId: string
+  readonly actionId: string
+}
 
 /**
  * Approves or rejects an action awaiting approval, as ActionApproved or ActionRejected on the

@@ -8,8 +8,6 @@ import { execute, type Issuer } from '../execute.js'
  * `known`: the task as the worker last wrote it, decided on without reading it again
  * (should the run have appended since, the append conflicts and the task is read).
  */
-export async function finishTask(
-  infra: Infra, key: { accountId: string; taskId: string }, outcome: FinishTask, issuer: Issuer, known?: Loaded<TaskState, TaskEvent>,
-): Promise<void> {
+export async function finishTask(infra: Infra, key: { accountId: string; taskId: string }, outcome: FinishTask, issuer: Issuer, known?: Loaded<TaskState, TaskEvent>): Promise<void> {
   await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, (state) => decideFinishTask(outcome, state), issuer, { loaded: known })
 }

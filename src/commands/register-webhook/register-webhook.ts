@@ -30,7 +30,7 @@ export async function registerWebhook(
   const id = randomUUID()
   const { appended } = await execute(infra, Webhook, { accountId: input.accountId, aggregateId: id }, (state) => decideRegisterWebhook(command, state), issuer, { isNew: true })
   const registered = appended[0]
-  if (!registered || registered.type !== 'WebhookRegistered') throw new Error('registration appended no WebhookRegistered')
+  if (registered?.type !== 'WebhookRegistered') throw new Error('registration appended no WebhookRegistered')
   const { url, events } = registered.data
   return { webhook: { id, url, events: [...events], createdAt: registered.occurredAt }, secret }
 }

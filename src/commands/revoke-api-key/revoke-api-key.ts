@@ -8,12 +8,6 @@ export async function revokeApiKey(
   input: { readonly keyId: string; readonly reason?: string | null | undefined },
   issuer: Issuer,
 ): Promise<{ readonly id: string; readonly accountId: string; readonly revoked: boolean }> {
-  const { appended, accountId } = await execute(
-    infra,
-    ApiKey,
-    { accountId: '*', aggregateId: input.keyId },
-    (state) => decideRevokeApiKey({ reason: input.reason ?? null }, state),
-    issuer,
-  )
+  const { appended, accountId } = await execute(infra, ApiKey, { accountId: '*', aggregateId: input.keyId }, (state) => decideRevokeApiKey({ reason: input.reason ?? null }, state), issuer)
   return { id: input.keyId, accountId, revoked: appended.length > 0 }
 }

@@ -17,9 +17,7 @@ export interface ClaimedTask extends Loaded<TaskState, TaskEvent> {
  * Throws TaskNotClaimableError when the task is not pending (any more). `loaded`: the task
  * as the caller knows it (the delivered TaskCreated), to decide on without reading it again.
  */
-export async function startTask(
-  infra: Infra, key: { accountId: string; taskId: string }, workerId: string, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>,
-): Promise<ClaimedTask> {
+export async function startTask(infra: Infra, key: { accountId: string; taskId: string }, workerId: string, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>): Promise<ClaimedTask> {
   const decide = (current: TaskState) => decideStartTask({ workerId }, current)
   const { state, appended, history, accountId } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
   const started = appended.at(-1)

@@ -7,9 +7,7 @@ export type AccountCreated = EventDraft<'AccountCreated', EventData<typeof schem
 export type AccountBudgetChanged = EventDraft<'AccountBudgetChanged', EventData<typeof schemas.AccountBudgetChangedData>>
 export type AccountEvent = AccountCreated | AccountBudgetChanged
 
-export type AccountState =
-  | { readonly status: 'absent' }
-  | { readonly status: 'active'; readonly name: string; readonly monthlyBudgetMicros: number }
+export type AccountState = { readonly status: 'absent' } | { readonly status: 'active'; readonly name: string; readonly monthlyBudgetMicros: number }
 
 export const Account: Aggregate<AccountState, AccountEvent> = {
   category: 'account',
@@ -25,8 +23,13 @@ export const Account: Aggregate<AccountState, AccountEvent> = {
   },
 }
 
-export interface CreateAccount { readonly name: string; readonly monthlyBudgetMicros: number }
-export interface ChangeAccountBudget { readonly monthlyBudgetMicros: number }
+export interface CreateAccount {
+  readonly name: string
+  readonly monthlyBudgetMicros: number
+}
+export interface ChangeAccountBudget {
+  readonly monthlyBudgetMicros: number
+}
 
 export function decideCreateAccount(command: CreateAccount, state: AccountState): AccountEvent[] {
   if (state.status !== 'absent') throw new ConflictError('account already exists')

@@ -8,9 +8,7 @@ export type ApiKeyCreated = EventDraft<'ApiKeyCreated', EventData<typeof schemas
 export type ApiKeyRevoked = EventDraft<'ApiKeyRevoked', EventData<typeof schemas.ApiKeyRevokedData>>
 export type ApiKeyEvent = ApiKeyCreated | ApiKeyRevoked
 
-export type ApiKeyState =
-  | { readonly status: 'absent' }
-  | { readonly status: 'active' | 'revoked'; readonly name: string; readonly expiresAt: string | null }
+export type ApiKeyState = { readonly status: 'absent' } | { readonly status: 'active' | 'revoked'; readonly name: string; readonly expiresAt: string | null }
 
 export const ApiKey: Aggregate<ApiKeyState, ApiKeyEvent> = {
   category: 'apikey',

@@ -12,7 +12,7 @@ export const ActionRejectedData = Type.Object({ taskId: TaskId, platform: Platfo
 export const ActionExecutedData = Type.Object({
   taskId: TaskId,
   platform: Platform,
-  reference: Type.String({ description: 'The platform\'s id for the change it made (a post id, say).' }),
+  reference: Type.String({ description: "The platform's id for the change it made (a post id, say)." }),
 })
 export const ActionExecutionFailedData = Type.Object({
   taskId: TaskId,

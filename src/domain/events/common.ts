@@ -16,7 +16,7 @@ export const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a
 
 export const Autonomy = Type.Enum([...AUTONOMY_LEVELS], {
   description:
-    'How far a session lets its agents act on live platforms; agents only propose write actions. draft-only keeps each as a draft; approval-required (the default) records it as awaiting a person\'s approval; autonomous lets a platform connector carry it out.',
+    "How far a session lets its agents act on live platforms; agents only propose write actions. draft-only keeps each as a draft; approval-required (the default) records it as awaiting a person's approval; autonomous lets a platform connector carry it out.",
 })
 
 /**

@@ -6,7 +6,7 @@ export const Metadata = Type.Object(
   {
     correlationId: Type.String({
       description:
-        'The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker\'s events (the supervisor\'s task id for the events of a delegated task run beside it, its TaskCreated included).',
+        "The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included).",
     }),
     causationId: Nullable(Type.String(), { description: 'Reserved for the event that caused this one; null on every event today.' }),
     keyId: Nullable(Uuid, { description: 'The API key id that issued the request; null for operator commands and worker events.' }),

@@ -29,7 +29,10 @@ const validators = new WeakMap<TSchema, Validator>()
 /** `usage.inputTokens: must be >= 0`, or the missing field: the first thing wrong, field first. */
 function firstProblem(schema: TSchema, data: unknown): string | null {
   let validator = validators.get(schema)
-  if (!validator) validators.set(schema, (validator = Compile(schema)))
+  if (!validator) {
+    validator = Compile(schema)
+    validators.set(schema, validator)
+  }
   if (validator.Check(data)) return null
   const [error] = validator.Errors(data)
   if (!error) return 'invalid'

@@ -14,7 +14,7 @@ export const SessionCreatedData = Type.Object({
   // Optional in v1 for good: sessions created before autonomy existed lack it (see index.ts).
   autonomy: Type.Optional(
     Type.Enum(Autonomy.enum, {
-      description: 'Set on every session created since autonomy exists (the request\'s, else approval-required). Missing on older sessions, which have approval-required.',
+      description: "Set on every session created since autonomy exists (the request's, else approval-required). Missing on older sessions, which have approval-required.",
     }),
   ),
 })

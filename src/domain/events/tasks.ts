@@ -10,14 +10,14 @@ export const Usage = Type.Object({
   model: Type.String({ description: 'Model (`mats-offline-1` for the offline provider, else the model the agent ran on).' }),
   inputTokens: Type.Integer({
     minimum: 0,
-    description: 'Summed over the run\'s model calls as the provider reports them (Anthropic cache reads and writes included); characters / 4 when none are reported.',
+    description: "Summed over the run's model calls as the provider reports them (Anthropic cache reads and writes included); characters / 4 when none are reported.",
   }),
   outputTokens: Type.Integer({ minimum: 0 }),
 })
 
 /** What the spend read model needs to move the task's reservation into its actual cost. */
 const Billing = {
-  billingMonth: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The UTC month of the task\'s creation, which it is billed to.' }),
+  billingMonth: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: "The UTC month of the task's creation, which it is billed to." }),
   reservedMicros: Micros,
 }
 const Instruction = (description?: string) => Type.String({ minLength: 4, maxLength: 4000, ...(description ? { description } : {}) })
@@ -26,7 +26,7 @@ export const TaskCreatedData = Type.Object({
   sessionId: Uuid,
   agentType: Type.Enum([...AGENT_TYPES]),
   taskType: Type.Enum([...TASK_TYPES], {
-    description: 'instruction = from a caller\'s brief; delegated = a part of a brief the supervisor handed to a specialist (created by the worker, parentTaskId set).',
+    description: "instruction = from a caller's brief; delegated = a part of a brief the supervisor handed to a specialist (created by the worker, parentTaskId set).",
   }),
   instruction: Instruction(),
   title: Nullable(Type.String({ maxLength: 200 })),
@@ -43,14 +43,14 @@ export const TaskActionProposedData = Type.Object({
   actionId: Uuid,
   status: Type.Enum([...ACTION_STATUSES], {
     description:
-      'What the session\'s autonomy made of the proposal. draft: the session is draft-only; kept as a draft, nobody is asked. pending_approval: it awaits a person\'s approval before anything changes. not_executed: the session is autonomous, but no connector for the platform is reachable from this deployment, so nothing was changed. executed: an autonomous session\'s connector made the change.',
+      "What the session's autonomy made of the proposal. draft: the session is draft-only; kept as a draft, nobody is asked. pending_approval: it awaits a person's approval before anything changes. not_executed: the session is autonomous, but no connector for the platform is reachable from this deployment, so nothing was changed. executed: an autonomous session's connector made the change.",
   }),
-  note: Nullable(Type.String(), { description: 'Why it was not executed, or the platform\'s reference when it was; else null.' }),
+  note: Nullable(Type.String(), { description: "Why it was not executed, or the platform's reference when it was; else null." }),
 })
 export const TaskDelegatedData = Type.Object({
   childTaskId: UuidOf('The delegated task (taskType delegated, parentTaskId this task).'),
   agentType: Type.Enum([...AGENT_TYPES], { description: 'The specialist; any agent but the supervisor (growth-marketer).' }),
-  instruction: Instruction('The brief the supervisor wrote for the specialist; also the child\'s instruction.'),
+  instruction: Instruction("The brief the supervisor wrote for the specialist; also the child's instruction."),
 })
 export const TaskCancellationRequestedData = Type.Object({
   requestedBy: Nullable(Type.String(), { description: 'The id of the API key that asked; null for an operator.' }),
@@ -62,7 +62,8 @@ export const TaskCompletedData = Type.Object({
   // Optional in v1 for good: tasks completed before it existed lack it (see index.ts).
   learnedFacts: Type.Optional(
     Type.Array(Type.String({ minLength: 3, maxLength: 300 }), {
-      description: 'Durable facts about the company the run saved (remember_fact); [] if none. The worker then appends the new ones to the session as SessionFactLearned. Missing on tasks completed before it existed: read it as [].',
+      description:
+        'Durable facts about the company the run saved (remember_fact); [] if none. The worker then appends the new ones to the session as SessionFactLearned. Missing on tasks completed before it existed: read it as [].',
     }),
   ),
   ...Billing,
@@ -76,7 +77,7 @@ export const TaskFailedData = Type.Object({
   usage: Nullable(Usage, { description: 'null when the run got no reply from a model (offline provider, worker_lost, every call failed).' }),
   costMicros: Type.Integer({
     minimum: 0,
-    description: 'What the run spent before it failed (a language-model run\'s tokens); 0 for the offline provider and worker_lost.',
+    description: "What the run spent before it failed (a language-model run's tokens); 0 for the offline provider and worker_lost.",
   }),
   ...Billing,
 })

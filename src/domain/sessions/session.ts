@@ -77,7 +77,12 @@ export function decideLearnFacts(command: { taskId: string; facts: readonly stri
   return events
 }
 
-const factKey = (fact: string): string => fact.normalize('NFKC').toLowerCase().replace(/[\s.]+/g, ' ').trim()
+const factKey = (fact: string): string =>
+  fact
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s.]+/g, ' ')
+    .trim()
 
 export function requireOpenSession(state: SessionState): OpenSession {
   if (state.status === 'absent') throw new NotFoundError('session not found')

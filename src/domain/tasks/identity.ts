@@ -11,7 +11,9 @@ export function normalizeInstruction(instruction: string): string {
 }
 
 export function taskFingerprint(sessionId: string, agentType: string, instruction: string): string {
-  return createHash('sha256').update(`${sessionId}\n${agentType}\n${normalizeInstruction(instruction)}`).digest('hex')
+  return createHash('sha256')
+    .update(`${sessionId}\n${agentType}\n${normalizeInstruction(instruction)}`)
+    .digest('hex')
 }
 
 /** The UTC calendar month a task is billed to: `YYYY-MM`. */

@@ -39,7 +39,10 @@ export type TaskEvent = TaskCreated | TaskStarted | TaskActionProposed | TaskDel
 
 type Created = TaskCreated['data']
 /** What a run did that outlives it: the specialists it delegated to and the actions it proposed. */
-interface RunRecord { readonly delegatedTaskIds: readonly string[]; readonly actionIds: readonly string[] }
+interface RunRecord {
+  readonly delegatedTaskIds: readonly string[]
+  readonly actionIds: readonly string[]
+}
 export type TaskState =
   | { readonly status: 'absent' }
   | ({ readonly status: 'pending' } & Created)
@@ -113,7 +116,8 @@ export function decideFinishTask(command: FinishTask, state: TaskState): TaskEve
  */
 export function decideCancelTask(command: { requestedBy: string | null }, state: TaskState): TaskEvent[] {
   if (state.status === 'absent') throw new NotFoundError('task not found')
-  if (state.status === 'completed' || state.status === 'failed') throw new ConflictError(`task has already ended (${state.status}); only a pending or running task can be cancelled`, { code: 'task_already_ended' })
+  if (state.status === 'completed' || state.status === 'failed')
+    throw new ConflictError(`task has already ended (${state.status}); only a pending or running task can be cancelled`, { code: 'task_already_ended' })
   if (state.status === 'running') return state.cancellationRequested ? [] : [{ type: 'TaskCancellationRequested', data: { requestedBy: command.requestedBy } }]
   const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros }
   return [{ type: 'TaskFailed', data: { error: 'cancelled before it started', reason: 'cancelled', usage: null, costMicros: 0, ...billing } }]

@@ -12,21 +12,33 @@ export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ['task.create
 /** The log's event each public type stands for; a proposed action counts only when it awaits approval. */
 export function webhookEventOf(event: { readonly type: string; readonly data: unknown }): WebhookEventType | undefined {
   switch (event.type) {
-    case 'TaskCreated': return 'task.created'
-    case 'TaskStarted': return 'task.started'
-    case 'TaskCompleted': return 'task.completed'
-    case 'TaskFailed': return 'task.failed'
-    case 'TaskActionProposed': return (event.data as { status?: string }).status === 'pending_approval' ? 'action.pending_approval' : undefined
+    case 'TaskCreated':
+      return 'task.created'
+    case 'TaskStarted':
+      return 'task.started'
+    case 'TaskCompleted':
+      return 'task.completed'
+    case 'TaskFailed':
+      return 'task.failed'
+    case 'TaskActionProposed':
+      return (event.data as { status?: string }).status === 'pending_approval' ? 'action.pending_approval' : undefined
     case 'ActionApproved':
-    case 'ActionRejected': return 'action.decided'
-    default: return undefined
+    case 'ActionRejected':
+      return 'action.decided'
+    default:
+      return undefined
   }
 }
 
 /** The log's subjects the fan-out reads: every event `webhookEventOf` may name. */
 export const WEBHOOK_SOURCE_EVENTS = [
-  ['task', 'TaskCreated'], ['task', 'TaskStarted'], ['task', 'TaskCompleted'], ['task', 'TaskFailed'],
-  ['task', 'TaskActionProposed'], ['action', 'ActionApproved'], ['action', 'ActionRejected'],
+  ['task', 'TaskCreated'],
+  ['task', 'TaskStarted'],
+  ['task', 'TaskCompleted'],
+  ['task', 'TaskFailed'],
+  ['task', 'TaskActionProposed'],
+  ['action', 'ActionApproved'],
+  ['action', 'ActionRejected'],
 ] as const
 
 /** An account's webhooks are few: a receiver per integration, not per task. */

@@ -12,31 +12,34 @@ import { isRecord } from '../validator.js'
  * the body is parsed or validated. Every 401 counts against the client address
  * (src/http/auth-failures.ts); needs the rate-limit plugin registered first.
  */
-export default fp(async function auth(app: FastifyInstance) {
-  const { readModels, config, clock, log, nc } = app.infra
-  const authenticator = new ApiKeyAuthenticator(readModels, config.AUTH_CACHE_TTL_MS, clock, log)
-  const failures = new AuthFailures(app.limiter, config.RATE_LIMIT_AUTH_FAILURES_PER_MIN)
-  app.decorate('authenticator', authenticator)
-  app.decorateRequest('principal', null)
-  app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    const address = `ip:${request.ip}`
-    try {
-      request.principal = await authenticator.authenticate(request.headers.authorization, () => failures.assertAdmitted(address, reply))
-    } catch (err) {
-      if (err instanceof UnauthorizedError) await failures.record(address, reply)
-      throw err
-    }
-  })
+export default fp(
+  async function auth(app: FastifyInstance) {
+    const { readModels, config, clock, log, nc } = app.infra
+    const authenticator = new ApiKeyAuthenticator(readModels, config.AUTH_CACHE_TTL_MS, clock, log)
+    const failures = new AuthFailures(app.limiter, config.RATE_LIMIT_AUTH_FAILURES_PER_MIN)
+    app.decorate('authenticator', authenticator)
+    app.decorateRequest('principal', null)
+    app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+      const address = `ip:${request.ip}`
+      try {
+        request.principal = await authenticator.authenticate(request.headers.authorization, () => failures.assertAdmitted(address, reply))
+      } catch (err) {
+        if (err instanceof UnauthorizedError) await failures.record(address, reply)
+        throw err
+      }
+    })
 
-  // A key created anywhere ends any cached miss of its hash in this process at once.
-  const created = nc.subscribe(eventTypeSubjects('apikey', 'ApiKeyCreated'), {
-    callback: (err, msg) => {
-      const keyHash = err ? undefined : keyHashOf(msg.string())
-      if (keyHash) authenticator.forgetMiss(keyHash)
-    },
-  })
-  app.addHook('onClose', async () => created.unsubscribe())
-}, { dependencies: ['rate-limit'] })
+    // A key created anywhere ends any cached miss of its hash in this process at once.
+    const created = nc.subscribe(eventTypeSubjects('apikey', 'ApiKeyCreated'), {
+      callback: (err, msg) => {
+        const keyHash = err ? undefined : keyHashOf(msg.string())
+        if (keyHash) authenticator.forgetMiss(keyHash)
+      },
+    })
+    app.addHook('onClose', async () => created.unsubscribe())
+  },
+  { dependencies: ['rate-limit'] },
+)
 
 function keyHashOf(envelopeJson: string): string | undefined {
   try {

@@ -1,14 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify'
 import fp from 'fastify-plugin'
-import {
-  BudgetExhaustedError,
-  ConflictError,
-  DomainError,
-  InvalidInputError,
-  NotFoundError,
-  RateLimitedError,
-  UnauthorizedError,
-} from '../../domain/errors.js'
+import { BudgetExhaustedError, ConflictError, DomainError, InvalidInputError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors.js'
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
 import { PATTERN_MESSAGES } from '../schemas/common.js'
 import { errorBody, type ErrorCode } from '../schemas/errors.js'

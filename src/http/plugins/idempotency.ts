@@ -27,51 +27,59 @@ export interface IdempotencyHooks {
  * answer, if below 500, is stored and answered again for 24 h to a request with the same key
  * and body; a 5xx frees the key, since a retry may then succeed (docs/tasks.md).
  */
-export default fp(async function idempotency(app: FastifyInstance) {
-  const store = await IdempotencyStore.open(app.infra.js, app.infra.config.NATS_STREAM_REPLICAS)
-  const claims = new WeakMap<FastifyRequest, Claim>()
+export default fp(
+  async function idempotency(app: FastifyInstance) {
+    const store = await IdempotencyStore.open(app.infra.js, app.infra.config.NATS_STREAM_REPLICAS)
+    const claims = new WeakMap<FastifyRequest, Claim>()
 
-  async function preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const given = request.headers['idempotency-key']
-    if (typeof given !== 'string') return undefined
-    const key = IdempotencyStore.key(principalOf(request).accountId, keyOf(given))
-    const fingerprint = fingerprintOf(request)
-    const begun = await store.begin(key, fingerprint, Date.now())
-    switch (begun.kind) {
-      case 'claimed':
-        claims.set(request, { key, revision: begun.revision, fingerprint })
-        return undefined
-      case 'replay':
-        if (begun.response.location) void reply.header('location', begun.response.location)
-        return reply.code(begun.response.status).header(REPLAYED_HEADER, 'true').type(begun.response.contentType).send(Buffer.from(begun.response.body))
-      case 'other-request':
-        return reply.code(422).send(errorBody('idempotency_key_reused', 'headers.idempotency-key: already used with a different request body; send a new key for a new request'))
-      case 'in-flight':
-        return reply.code(409).send(errorBody('idempotency_key_in_flight', 'headers.idempotency-key: a request with this key is still in flight; retry once it has answered'))
-    }
-  }
-
-  async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-    const claim = claims.get(request)
-    if (!claim) return payload
-    claims.delete(request)
-    try {
-      if (reply.statusCode < 500 && typeof payload === 'string') {
-        const location = reply.getHeader('location')
-        const response = { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? 'application/json'), body: payload, ...(typeof location === 'string' ? { location } : {}) }
-        if (!(await store.complete(claim.key, claim.revision, claim.fingerprint, response))) request.log.warn('idempotency key taken over before its answer was stored')
-      } else {
-        await store.abandon(claim.key, claim.revision)
+    async function preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+      const given = request.headers['idempotency-key']
+      if (typeof given !== 'string') return undefined
+      const key = IdempotencyStore.key(principalOf(request).accountId, keyOf(given))
+      const fingerprint = fingerprintOf(request)
+      const begun = await store.begin(key, fingerprint, Date.now())
+      switch (begun.kind) {
+        case 'claimed':
+          claims.set(request, { key, revision: begun.revision, fingerprint })
+          return undefined
+        case 'replay':
+          if (begun.response.location) void reply.header('location', begun.response.location)
+          return reply.code(begun.response.status).header(REPLAYED_HEADER, 'true').type(begun.response.contentType).send(Buffer.from(begun.response.body))
+        case 'other-request':
+          return reply.code(422).send(errorBody('idempotency_key_reused', 'headers.idempotency-key: already used with a different request body; send a new key for a new request'))
+        case 'in-flight':
+          return reply.code(409).send(errorBody('idempotency_key_in_flight', 'headers.idempotency-key: a request with this key is still in flight; retry once it has answered'))
       }
-    } catch (err) {
-      // The answer still goes out: the work is done. The key stays in flight until it is stale.
-      request.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'idempotency answer not stored')
     }
-    return payload
-  }
 
-  app.decorate('idempotent', { preHandler, onSend } satisfies IdempotencyHooks)
-}, { name: 'idempotency' })
+    async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+      const claim = claims.get(request)
+      if (!claim) return payload
+      claims.delete(request)
+      try {
+        if (reply.statusCode < 500 && typeof payload === 'string') {
+          const location = reply.getHeader('location')
+          const response = {
+            status: reply.statusCode,
+            contentType: String(reply.getHeader('content-type') ?? 'application/json'),
+            body: payload,
+            ...(typeof location === 'string' ? { location } : {}),
+          }
+          if (!(await store.complete(claim.key, claim.revision, claim.fingerprint, response))) request.log.warn('idempotency key taken over before its answer was stored')
+        } else {
+          await store.abandon(claim.key, claim.revision)
+        }
+      } catch (err) {
+        // The answer still goes out: the work is done. The key stays in flight until it is stale.
+        request.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'idempotency answer not stored')
+      }
+      return payload
+    }
+
+    app.decorate('idempotent', { preHandler, onSend } satisfies IdempotencyHooks)
+  },
+  { name: 'idempotency' },
+)
 
 /** The draft sends the key as a structured-field string (`"abc"`); a bare `abc` is the same key. */
 export function keyOf(header: string): string {
@@ -81,12 +89,18 @@ export function keyOf(header: string): string {
 
 /** Same route and same JSON, whatever the order of its keys or its whitespace. */
 function fingerprintOf(request: FastifyRequest): string {
-  return createHash('sha256').update(`${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.body)}`).digest('hex')
+  return createHash('sha256')
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.body)}`)
+    .digest('hex')
 }
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`
   return JSON.stringify(value) ?? 'null'
 }
 

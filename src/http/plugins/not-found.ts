@@ -19,14 +19,16 @@ export default fp(async function notFound(app: FastifyInstance) {
     paths.set(route.url, known)
   })
 
-  const allowedMethods = (path: string): string[] =>
-    [...new Set([...paths.values()].filter(({ pattern }) => pattern.test(path)).flatMap(({ methods }) => [...methods]))].sort()
+  const allowedMethods = (path: string): string[] => [...new Set([...paths.values()].filter(({ pattern }) => pattern.test(path)).flatMap(({ methods }) => [...methods]))].sort()
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? ''
     const allowed = allowedMethods(path)
     if (allowed.length === 0) return reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${path}`))
-    return reply.code(405).header('allow', allowed.join(', ')).send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`))
+    return reply
+      .code(405)
+      .header('allow', allowed.join(', '))
+      .send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`))
   })
 })
 

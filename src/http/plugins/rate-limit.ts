@@ -34,35 +34,42 @@ export interface Limiter {
  * authenticated requests spend the account's quota. Every limited response carries the
  * IETF `RateLimit-Policy` and `RateLimit` fields; a refusal adds `Retry-After`.
  */
-export default fp(async function rateLimit(app: FastifyInstance) {
-  const { config, nc, log } = app.infra
-  const table = policies(config)
-  const store = config.RATE_LIMITS_ENABLED ? await RateLimitStore.open(nc, config.NATS_STREAM_REPLICAS, WINDOW_MS, log) : null
+export default fp(
+  async function rateLimit(app: FastifyInstance) {
+    const { config, nc, log } = app.infra
+    const table = policies(config)
+    const store = config.RATE_LIMITS_ENABLED ? await RateLimitStore.open(nc, config.NATS_STREAM_REPLICAS, WINDOW_MS, log) : null
 
-  const limiter: Limiter = {
-    async check(group, subject, reply) {
-      if (!store) return
-      const policy = table[group]
-      const decision = await store.admit(policy, `${group}.${kvSafe(subject)}`, Date.now())
-      if (reply) {
-        void reply.header('ratelimit-policy', `"${group}";q=${policy.limit};w=${policy.windowMs / 1000}`)
-        void reply.header('ratelimit', `"${group}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`)
-      }
-      if (decision.allowed) return
-      // Whole seconds, rounded up: never earlier than the moment a retry is admitted.
-      const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-      void reply?.header('retry-after', String(retryAfter))
-      app.infra.metrics.rateLimitRejected(group)
-      throw new RateLimitedError(`rate limit exceeded for ${group}: ${policy.limit} requests per minute; retry in ${retryAfter} s`, retryAfter)
-    },
-  }
-  app.decorate('limiter', limiter)
-  app.decorate('rateLimit', (group: LimitGroup) => async function limit(request: FastifyRequest, reply: FastifyReply) {
-    const subject = group === 'openapi' ? `ip:${request.ip}` : request.principal?.accountId
-    if (!subject) throw new Error(`rate limit ${group} needs an authenticated request`)
-    await limiter.check(group, subject, reply)
-  })
-}, { name: 'rate-limit' })
+    const limiter: Limiter = {
+      async check(group, subject, reply) {
+        if (!store) return
+        const policy = table[group]
+        const decision = await store.admit(policy, `${group}.${kvSafe(subject)}`, Date.now())
+        if (reply) {
+          void reply.header('ratelimit-policy', `"${group}";q=${policy.limit};w=${policy.windowMs / 1000}`)
+          void reply.header('ratelimit', `"${group}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`)
+        }
+        if (decision.allowed) return
+        // Whole seconds, rounded up: never earlier than the moment a retry is admitted.
+        const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+        void reply?.header('retry-after', String(retryAfter))
+        app.infra.metrics.rateLimitRejected(group)
+        throw new RateLimitedError(`rate limit exceeded for ${group}: ${policy.limit} requests per minute; retry in ${retryAfter} s`, retryAfter)
+      },
+    }
+    app.decorate('limiter', limiter)
+    app.decorate(
+      'rateLimit',
+      (group: LimitGroup) =>
+        async function limit(request: FastifyRequest, reply: FastifyReply) {
+          const subject = group === 'openapi' ? `ip:${request.ip}` : request.principal?.accountId
+          if (!subject) throw new Error(`rate limit ${group} needs an authenticated request`)
+          await limiter.check(group, subject, reply)
+        },
+    )
+  },
+  { name: 'rate-limit' },
+)
 
 /** KV keys allow letters, digits and `-/_=.` only; an IPv6 address has colons. */
 function kvSafe(subject: string): string {

@@ -4,15 +4,19 @@ import { ListAgentsResponse } from '../schemas/agents.js'
 import { errors } from '../schemas/common.js'
 
 const agents: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/agents', {
-    onRequest: [app.authenticate, app.rateLimit('meta')],
-    schema: {
-      summary: 'List the ten agents with their specialties',
-      operationId: 'listAgents',
-      tags: ['agents'],
-      response: { 200: ListAgentsResponse, ...errors(401, 429) },
+  app.get(
+    '/agents',
+    {
+      onRequest: [app.authenticate, app.rateLimit('meta')],
+      schema: {
+        summary: 'List the ten agents with their specialties',
+        operationId: 'listAgents',
+        tags: ['agents'],
+        response: { 200: ListAgentsResponse, ...errors(401, 429) },
+      },
     },
-  }, async () => ({ agents: AGENTS }))
+    async () => ({ agents: AGENTS }),
+  )
 }
 
 export default agents

@@ -6,32 +6,40 @@ import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../schema
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../schemas/sessions.js'
 
 const sessions: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/sessions', {
-    onRequest: [app.authenticate, app.rateLimit('sessions')],
-    schema: {
-      summary: "List the caller's sessions, newest first",
-      operationId: 'listSessions',
-      tags: ['sessions'],
-      querystring: ListSessionsQuery,
-      response: { 200: ListSessionsResponse, ...errors(400, 401, 429) },
+  app.get(
+    '/sessions',
+    {
+      onRequest: [app.authenticate, app.rateLimit('sessions')],
+      schema: {
+        summary: "List the caller's sessions, newest first",
+        operationId: 'listSessions',
+        tags: ['sessions'],
+        querystring: ListSessionsQuery,
+        response: { 200: ListSessionsResponse, ...errors(400, 401, 429) },
+      },
     },
-  }, async (request) => listSessionsPage(app.infra, principalOf(request).accountId, request.query))
+    async (request) => listSessionsPage(app.infra, principalOf(request).accountId, request.query),
+  )
 
-  app.post('/sessions', {
-    onRequest: [app.authenticate, app.rateLimit('sessions')],
-    ...app.idempotent,
-    schema: {
-      summary: 'Create a session (a workspace, usually one per company)',
-      operationId: 'createSession',
-      tags: ['sessions'],
-      headers: IdempotencyKeyHeader,
-      body: CreateSessionBody,
-      response: { 201: replayable(SessionResponse), ...errors(400, 401, 422, 429), 409: IdempotencyInFlight },
+  app.post(
+    '/sessions',
+    {
+      onRequest: [app.authenticate, app.rateLimit('sessions')],
+      ...app.idempotent,
+      schema: {
+        summary: 'Create a session (a workspace, usually one per company)',
+        operationId: 'createSession',
+        tags: ['sessions'],
+        headers: IdempotencyKeyHeader,
+        body: CreateSessionBody,
+        response: { 201: replayable(SessionResponse), ...errors(400, 401, 422, 429), 409: IdempotencyInFlight },
+      },
     },
-  }, async (request, reply) => {
-    const { accountId, keyId } = principalOf(request)
-    return reply.code(201).send(await createSessionFromBody(app.infra, accountId, request.body, { correlationId: request.id, keyId }))
-  })
+    async (request, reply) => {
+      const { accountId, keyId } = principalOf(request)
+      return reply.code(201).send(await createSessionFromBody(app.infra, accountId, request.body, { correlationId: request.id, keyId }))
+    },
+  )
 }
 
 export default sessions

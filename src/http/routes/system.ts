@@ -11,16 +11,34 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/healthz', { logLevel: 'warn', schema: { response: { 200: Ok } } }, async () => ({ status: 'ok' }))
 
-  app.get('/readyz', { logLevel: 'warn', schema: { response: { 200: Ok, 503: errorSchema(503, 'Not ready: the error says what is missing', { codes: ['not_ready'], title: 'NotReadyError' }) } } }, async (_request, reply) => {
-    const problem = await readinessProblem()
-    if (problem) return reply.code(503).header('retry-after', '2').send(errorBody('not_ready', `not ready: ${problem}`))
-    return { status: 'ready' }
-  })
+  app.get(
+    '/readyz',
+    { logLevel: 'warn', schema: { response: { 200: Ok, 503: errorSchema(503, 'Not ready: the error says what is missing', { codes: ['not_ready'], title: 'NotReadyError' }) } } },
+    async (_request, reply) => {
+      const problem = await readinessProblem()
+      if (problem)
+        return reply
+          .code(503)
+          .header('retry-after', '2')
+          .send(errorBody('not_ready', `not ready: ${problem}`))
+      return { status: 'ready' }
+    },
+  )
 
-  app.get('/v1/openapi.json', {
-    onRequest: app.rateLimit('openapi'),
-    schema: { summary: 'This document (OpenAPI 3.1)', operationId: 'getOpenApi', tags: ['meta'], security: [], response: { 200: Type.Object({}, { additionalProperties: true }), 429: errorSchema(429, 'Rate limited per client address; see Retry-After') } },
-  }, async () => app.swagger())
+  app.get(
+    '/v1/openapi.json',
+    {
+      onRequest: app.rateLimit('openapi'),
+      schema: {
+        summary: 'This document (OpenAPI 3.1)',
+        operationId: 'getOpenApi',
+        tags: ['meta'],
+        security: [],
+        response: { 200: Type.Object({}, { additionalProperties: true }), 429: errorSchema(429, 'Rate limited per client address; see Retry-After') },
+      },
+    },
+    async () => app.swagger(),
+  )
 
   /** Both dependencies checked at once, each given READY_CHECK_MS: an orchestrator's probe gets its answer within a second. */
   async function readinessProblem(): Promise<string | null> {

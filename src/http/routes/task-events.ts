@@ -31,28 +31,32 @@ const taskEvents: FastifyPluginAsyncTypebox = async (app) => {
     for (const stream of open) stream.abort()
   })
 
-  app.get('/tasks/:taskId/events', {
-    onRequest: [app.authenticate, app.rateLimit('tasks.read')],
-    schema: {
-      summary: "Follow a task's events live (Server-Sent Events) until it ends",
-      operationId: 'streamTaskEvents',
-      tags: ['tasks'],
-      params: TaskParams,
-      headers: TaskEventsHeaders,
-      response: { 200: TaskEventStream, ...errors(400, 401, 404, 429) },
+  app.get(
+    '/tasks/:taskId/events',
+    {
+      onRequest: [app.authenticate, app.rateLimit('tasks.read')],
+      schema: {
+        summary: "Follow a task's events live (Server-Sent Events) until it ends",
+        operationId: 'streamTaskEvents',
+        tags: ['tasks'],
+        params: TaskParams,
+        headers: TaskEventsHeaders,
+        response: { 200: TaskEventStream, ...errors(400, 401, 404, 429) },
+      },
     },
-  }, async (request, reply) => {
-    const afterSeq = request.headers['last-event-id'] ?? 0
-    const feed = await openTaskEvents(app.infra, principalOf(request).accountId, request.params.taskId, afterSeq)
-    if (!feed) throw new NotFoundError('task not found')
-    const stream = new AbortController()
-    open.add(stream)
-    try {
-      await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
-    } finally {
-      open.delete(stream)
-    }
-  })
+    async (request, reply) => {
+      const afterSeq = request.headers['last-event-id'] ?? 0
+      const feed = await openTaskEvents(app.infra, principalOf(request).accountId, request.params.taskId, afterSeq)
+      if (!feed) throw new NotFoundError('task not found')
+      const stream = new AbortController()
+      open.add(stream)
+      try {
+        await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
+      } finally {
+        open.delete(stream)
+      }
+    },
+  )
 }
 
 async function sendEvents(request: FastifyRequest, reply: FastifyReply, feed: TaskEventFeed, stream: AbortController, heartbeatMs: number): Promise<void> {

@@ -2,23 +2,27 @@ import { Type, type Static } from 'typebox'
 import { ACTION_LIFECYCLE } from '../../domain/actions/action.js'
 import { DateTime, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 
-export const Action = Type.Object({
-  id: Uuid,
-  taskId: Uuid,
-  platform: Type.String({ description: 'Where the change would happen: linkedin, google-ads, mailchimp, website...' }),
-  action: Type.String({ description: 'What kind of change, in a few words: publish post, raise daily budget...' }),
-  summary: Type.String({ description: 'One sentence a human can approve or reject' }),
-  content: Nullable(Type.String({ description: 'The draft itself (post text, email body, new budget), when there is one' })),
-  status: Type.Enum([...ACTION_LIFECYCLE], {
-    description: 'draft: kept as a draft (draft-only session); pending_approval: awaits a decision; not_executed: autonomous, but no connector was reachable; '
-      + "approved: approved, and left to the caller's own integration unless a connector carries it out; rejected; "
-      + "executed: a connector made the change; execution_failed: the connector refused or failed (see note)",
-  }),
-  note: Nullable(Type.String({ description: "Why the session's autonomy left it as it is, or what the platform's connector answered" })),
-  reason: Nullable(Type.String({ description: 'The reason given with the decision' })),
-  proposedAt: DateTime,
-  decidedAt: Nullable(DateTime),
-}, { title: 'Action' })
+export const Action = Type.Object(
+  {
+    id: Uuid,
+    taskId: Uuid,
+    platform: Type.String({ description: 'Where the change would happen: linkedin, google-ads, mailchimp, website...' }),
+    action: Type.String({ description: 'What kind of change, in a few words: publish post, raise daily budget...' }),
+    summary: Type.String({ description: 'One sentence a human can approve or reject' }),
+    content: Nullable(Type.String({ description: 'The draft itself (post text, email body, new budget), when there is one' })),
+    status: Type.Enum([...ACTION_LIFECYCLE], {
+      description:
+        'draft: kept as a draft (draft-only session); pending_approval: awaits a decision; not_executed: autonomous, but no connector was reachable; ' +
+        "approved: approved, and left to the caller's own integration unless a connector carries it out; rejected; " +
+        'executed: a connector made the change; execution_failed: the connector refused or failed (see note)',
+    }),
+    note: Nullable(Type.String({ description: "Why the session's autonomy left it as it is, or what the platform's connector answered" })),
+    reason: Nullable(Type.String({ description: 'The reason given with the decision' })),
+    proposedAt: DateTime,
+    decidedAt: Nullable(DateTime),
+  },
+  { title: 'Action' },
+)
 
 export const ActionParams = Type.Object({ actionId: Uuid }, { additionalProperties: false })
 

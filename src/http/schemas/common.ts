@@ -3,7 +3,6 @@ import { errorSchema } from './errors.js'
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
-
 export const Uuid = Type.String({ format: 'uuid' })
 export const DateTime = Type.String({ format: 'date-time' })
 
@@ -31,12 +30,15 @@ export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT })),
 }
 
-export const Pagination = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  totalPages: Type.Integer(),
-}, { title: 'Pagination' })
+export const Pagination = Type.Object(
+  {
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    totalPages: Type.Integer(),
+  },
+  { title: 'Pagination' },
+)
 
 const ERROR_DESCRIPTIONS = {
   400: 'Validation error; the message names the field',

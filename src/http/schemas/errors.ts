@@ -70,9 +70,12 @@ const CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
  */
 export function errorSchema(status: ErrorStatusWithCode, description: string, narrowed?: { readonly codes: readonly ErrorCode[]; readonly title: string }): TSchema {
   const codes = narrowed?.codes ?? ERROR_CODES[status]
-  return Type.Object({
-    error: Type.String({ description: 'What went wrong, for people; a validation error names the field first (`body.name: …`)' }),
-    code: Type.String({ enum: [...codes], description: `Stable, for programs: ${codes.map((code) => `\`${code}\`: ${CODE_MEANINGS[code]}`).join('; ')}` }),
-    ...(status === 409 ? { existingTaskId: Type.Optional(Type.String({ format: 'uuid', description: 'With `identical_task_pending`: the pending task' })) } : {}),
-  }, { title: narrowed?.title ?? `Error${status}`, description })
+  return Type.Object(
+    {
+      error: Type.String({ description: 'What went wrong, for people; a validation error names the field first (`body.name: …`)' }),
+      code: Type.String({ enum: [...codes], description: `Stable, for programs: ${codes.map((code) => `\`${code}\`: ${CODE_MEANINGS[code]}`).join('; ')}` }),
+      ...(status === 409 ? { existingTaskId: Type.Optional(Type.String({ format: 'uuid', description: 'With `identical_task_pending`: the pending task' })) } : {}),
+    },
+    { title: narrowed?.title ?? `Error${status}`, description },
+  )
 }

@@ -7,14 +7,17 @@ export const REPLAYED_HEADER = 'idempotent-replayed'
 
 /** The request header of draft-ietf-httpapi-idempotency-key-header, on the POSTs that create. */
 export const IdempotencyKeyHeader = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({
-    minLength: 1,
-    maxLength: IDEMPOTENCY_KEY_MAX,
-    pattern: PRINTABLE_ASCII,
-    description: 'Makes a retry safe: the same key with the same body within 24 h answers the first response again, '
-      + 'with Idempotent-Replayed: true, and creates nothing. Scoped to the account; a UUID is a good key; '
-      + 'a structured-field string ("...") is read without its quotes.',
-  })),
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: IDEMPOTENCY_KEY_MAX,
+      pattern: PRINTABLE_ASCII,
+      description:
+        'Makes a retry safe: the same key with the same body within 24 h answers the first response again, ' +
+        'with Idempotent-Replayed: true, and creates nothing. Scoped to the account; a UUID is a good key; ' +
+        'a structured-field string ("...") is read without its quotes.',
+    }),
+  ),
 })
 
 /** Declares `Idempotent-Replayed` on a success response schema. */

@@ -3,17 +3,21 @@ import { AUTONOMY_LEVELS } from '../../domain/sessions/autonomy.js'
 import { DateTime, HTTP_URL, NOT_BLANK, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 
 export const Autonomy = Type.Enum([...AUTONOMY_LEVELS], {
-  description: 'What agents may do on live platforms: `draft-only` keeps write actions as drafts, `approval-required` (the default) records them as pending approvals, `autonomous` lets connected platforms be changed',
+  description:
+    'What agents may do on live platforms: `draft-only` keeps write actions as drafts, `approval-required` (the default) records them as pending approvals, `autonomous` lets connected platforms be changed',
 })
 
-export const Session = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  companyName: Type.Optional(Nullable(Type.String())),
-  companyUrl: Type.Optional(Nullable(Type.String())),
-  autonomy: Autonomy,
-  createdAt: DateTime,
-}, { title: 'Session' })
+export const Session = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    companyName: Type.Optional(Nullable(Type.String())),
+    companyUrl: Type.Optional(Nullable(Type.String())),
+    autonomy: Autonomy,
+    createdAt: DateTime,
+  },
+  { title: 'Session' },
+)
 
 export const CreateSessionBody = Type.Object(
   {

@@ -1,11 +1,13 @@
 import { Type } from 'typebox'
 
 export const TaskEventsHeaders = Type.Object({
-  'last-event-id': Type.Optional(Type.Integer({
-    minimum: 0,
-    maximum: Number.MAX_SAFE_INTEGER,
-    description: 'Resume after this event: the `id` of the last event received (a stream sequence). Browsers and SSE clients send it when they reconnect',
-  })),
+  'last-event-id': Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Resume after this event: the `id` of the last event received (a stream sequence). Browsers and SSE clients send it when they reconnect',
+    }),
+  ),
 })
 
 const EXAMPLE = [
@@ -24,7 +26,7 @@ const EXAMPLE = [
 /** The 200 of GET /tasks/{taskId}/events: not JSON but a stream of Server-Sent Events. */
 export const TaskEventStream = {
   description: [
-    'A `text/event-stream` (Server-Sent Events): each of the task\'s events, from the first (or after `Last-Event-ID`), as',
+    "A `text/event-stream` (Server-Sent Events): each of the task's events, from the first (or after `Last-Event-ID`), as",
     '`id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`;',
     'the stream ends after `TaskCompleted` or `TaskFailed`. Comment lines (`: keep-alive`) keep an idle connection open.',
   ].join(' '),

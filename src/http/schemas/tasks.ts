@@ -5,20 +5,23 @@ import { DateTime, NOT_BLANK, Nullable, PageQuery, Pagination, Uuid } from './co
 
 export const TaskStatus = Type.Enum([...TASK_STATUSES])
 
-export const Task = Type.Object({
-  id: Uuid,
-  sessionId: Uuid,
-  agentType: AgentType,
-  taskType: Type.Enum([...TASK_TYPES], { description: 'instruction: created from a brief; delegated: a part of a brief the supervisor gave a specialist' }),
-  status: TaskStatus,
-  parentTaskId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a delegated task: the supervisor task it is part of' }))),
-  instruction: Type.Optional(Nullable(Type.String({ description: 'The brief the task was created with' }))),
-  result: Type.Optional(Nullable(Type.String({ description: "The agent's output (Markdown); null until status is completed" }))),
-  error: Type.Optional(Nullable(Type.String())),
-  createdAt: Type.Optional(Nullable(DateTime)),
-  startedAt: Type.Optional(Nullable(DateTime)),
-  completedAt: Type.Optional(Nullable(DateTime)),
-}, { title: 'Task' })
+export const Task = Type.Object(
+  {
+    id: Uuid,
+    sessionId: Uuid,
+    agentType: AgentType,
+    taskType: Type.Enum([...TASK_TYPES], { description: 'instruction: created from a brief; delegated: a part of a brief the supervisor gave a specialist' }),
+    status: TaskStatus,
+    parentTaskId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a delegated task: the supervisor task it is part of' }))),
+    instruction: Type.Optional(Nullable(Type.String({ description: 'The brief the task was created with' }))),
+    result: Type.Optional(Nullable(Type.String({ description: "The agent's output (Markdown); null until status is completed" }))),
+    error: Type.Optional(Nullable(Type.String())),
+    createdAt: Type.Optional(Nullable(DateTime)),
+    startedAt: Type.Optional(Nullable(DateTime)),
+    completedAt: Type.Optional(Nullable(DateTime)),
+  },
+  { title: 'Task' },
+)
 
 export const CreateTaskBody = Type.Object(
   {
@@ -33,10 +36,7 @@ export const CreateTaskBody = Type.Object(
 )
 export type CreateTaskBody = Static<typeof CreateTaskBody>
 
-export const ListTasksQuery = Type.Object(
-  { sessionId: Type.Optional(Uuid), status: Type.Optional(TaskStatus), agentType: Type.Optional(AgentType), ...PageQuery },
-  { additionalProperties: false },
-)
+export const ListTasksQuery = Type.Object({ sessionId: Type.Optional(Uuid), status: Type.Optional(TaskStatus), agentType: Type.Optional(AgentType), ...PageQuery }, { additionalProperties: false })
 export type ListTasksQuery = Static<typeof ListTasksQuery>
 
 export const TaskParams = Type.Object({ taskId: Uuid }, { additionalProperties: false })

@@ -2,14 +2,19 @@ import { Type, type Static } from 'typebox'
 import { MAX_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/webhook.js'
 import { DateTime, HTTP_URL, Nullable, Uuid } from './common.js'
 
-export const WebhookEventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'An event a webhook receives: task.* for a task\'s life, action.pending_approval when a proposed action awaits a decision, action.decided when it is approved or rejected' })
+export const WebhookEventType = Type.Enum([...WEBHOOK_EVENT_TYPES], {
+  description: "An event a webhook receives: task.* for a task's life, action.pending_approval when a proposed action awaits a decision, action.decided when it is approved or rejected",
+})
 
-export const Webhook = Type.Object({
-  id: Uuid,
-  url: Type.String({ description: 'Where deliveries are POSTed' }),
-  events: Type.Array(WebhookEventType),
-  createdAt: DateTime,
-}, { title: 'Webhook' })
+export const Webhook = Type.Object(
+  {
+    id: Uuid,
+    url: Type.String({ description: 'Where deliveries are POSTed' }),
+    events: Type.Array(WebhookEventType),
+    createdAt: DateTime,
+  },
+  { title: 'Webhook' },
+)
 
 export const CreateWebhookBody = Type.Object(
   {
@@ -24,29 +29,38 @@ export const CreateWebhookBody = Type.Object(
 )
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>
 
-export const CreatedWebhookResponse = Type.Object({
-  webhook: Webhook,
-  secret: Type.String({
-    pattern: '^whsec_',
-    description: 'The Standard Webhooks signing secret (`whsec_` + base64 key). Shown only in this response: keep it to verify `webhook-signature`',
-  }),
-}, { title: 'CreatedWebhookResponse' })
+export const CreatedWebhookResponse = Type.Object(
+  {
+    webhook: Webhook,
+    secret: Type.String({
+      pattern: '^whsec_',
+      description: 'The Standard Webhooks signing secret (`whsec_` + base64 key). Shown only in this response: keep it to verify `webhook-signature`',
+    }),
+  },
+  { title: 'CreatedWebhookResponse' },
+)
 
 export const ListWebhooksResponse = Type.Object({ webhooks: Type.Array(Webhook) }, { title: 'ListWebhooksResponse' })
 
 export const WebhookParams = Type.Object({ webhookId: Uuid }, { additionalProperties: false })
 
-export const Delivery = Type.Object({
-  webhookMessageId: Type.String({ description: 'The `webhook-id` header, the same on every attempt of one delivery (the task event id)' }),
-  event: WebhookEventType,
-  taskId: Uuid,
-  attempt: Type.Integer({ minimum: 1, description: '1 for the first attempt, then each retry' }),
-  statusCode: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when none came back (timeout, connection error, refused address)" })),
-  error: Nullable(Type.String()),
-  willRetry: Type.Boolean({ description: 'Whether another attempt is scheduled' }),
-  attemptedAt: DateTime,
-}, { title: 'Delivery' })
+export const Delivery = Type.Object(
+  {
+    webhookMessageId: Type.String({ description: 'The `webhook-id` header, the same on every attempt of one delivery (the task event id)' }),
+    event: WebhookEventType,
+    taskId: Uuid,
+    attempt: Type.Integer({ minimum: 1, description: '1 for the first attempt, then each retry' }),
+    statusCode: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when none came back (timeout, connection error, refused address)" })),
+    error: Nullable(Type.String()),
+    willRetry: Type.Boolean({ description: 'Whether another attempt is scheduled' }),
+    attemptedAt: DateTime,
+  },
+  { title: 'Delivery' },
+)
 
-export const ListDeliveriesResponse = Type.Object({
-  deliveries: Type.Array(Delivery, { description: 'The last 100 attempts, newest first' }),
-}, { title: 'ListDeliveriesResponse' })
+export const ListDeliveriesResponse = Type.Object(
+  {
+    deliveries: Type.Array(Delivery, { description: 'The last 100 attempts, newest first' }),
+  },
+  { title: 'ListDeliveriesResponse' },
+)

@@ -24,7 +24,9 @@ export class SecretBox {
   /** Builds the box from the configuration; null when webhooks have no key (they are off). */
   static fromConfig(config: { readonly WEBHOOKS_SECRET_KEY?: string | undefined; readonly WEBHOOKS_PREVIOUS_SECRET_KEYS: string }): SecretBox | null {
     if (!config.WEBHOOKS_SECRET_KEY) return null
-    const previous = config.WEBHOOKS_PREVIOUS_SECRET_KEYS.split(',').map((s) => s.trim()).filter(Boolean)
+    const previous = config.WEBHOOKS_PREVIOUS_SECRET_KEYS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
     return new SecretBox(config.WEBHOOKS_SECRET_KEY, previous)
   }
 

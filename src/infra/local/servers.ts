@@ -61,7 +61,10 @@ export async function freePort(): Promise<number> {
 export async function isListening(host: string, port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = createConnection({ host, port })
-    socket.once('connect', () => { socket.destroy(); done(true) })
+    socket.once('connect', () => {
+      socket.destroy()
+      done(true)
+    })
     socket.once('error', () => done(false))
   })
 }
@@ -82,7 +85,10 @@ function stopper(child: ChildProcess): () => Promise<void> {
     new Promise((done) => {
       if (child.exitCode !== null || child.signalCode !== null) return done()
       const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000)
-      child.once('exit', () => { clearTimeout(killTimer); done() })
+      child.once('exit', () => {
+        clearTimeout(killTimer)
+        done()
+      })
       child.kill('SIGTERM')
     })
 }
@@ -166,19 +172,30 @@ export async function startNatsCluster(opts: NatsOptions & { size?: number }): P
   const size = opts.size ?? 3
   const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() })))
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`).join(', ')
-  const nodes = await Promise.all(ports.map(async (p, i) => {
-    const name = `n${i + 1}`
-    const dir = join(opts.dataDir, name)
-    await mkdir(dir, { recursive: true })
-    const config = join(dir, 'nats-server.conf')
-    await writeFile(config, [
-      `server_name: ${name}`,
-      `listen: 127.0.0.1:${p.client}`,
-      `jetstream { store_dir: "${dir}"${opts.syncAlways ? ', sync_interval: always' : ''} }`,
-      `cluster { name: mats, listen: 127.0.0.1:${p.route}, routes: [${routes}] }`,
-    ].join('\n'))
-    const server = await launch('nats-server', ['-c', config], p.client, { ...opts, dataDir: dir }, `nats://127.0.0.1:${p.client}`)
-    return { ...server, name }
-  }))
-  return { url: nodes.map((n) => n.url).join(','), nodes, stop: async () => { await Promise.all(nodes.map((n) => n.stop())) } }
+  const nodes = await Promise.all(
+    ports.map(async (p, i) => {
+      const name = `n${i + 1}`
+      const dir = join(opts.dataDir, name)
+      await mkdir(dir, { recursive: true })
+      const config = join(dir, 'nats-server.conf')
+      await writeFile(
+        config,
+        [
+          `server_name: ${name}`,
+          `listen: 127.0.0.1:${p.client}`,
+          `jetstream { store_dir: "${dir}"${opts.syncAlways ? ', sync_interval: always' : ''} }`,
+          `cluster { name: mats, listen: 127.0.0.1:${p.route}, routes: [${routes}] }`,
+        ].join('\n'),
+      )
+      const server = await launch('nats-server', ['-c', config], p.client, { ...opts, dataDir: dir }, `nats://127.0.0.1:${p.client}`)
+      return { ...server, name }
+    }),
+  )
+  return {
+    url: nodes.map((n) => n.url).join(','),
+    nodes,
+    stop: async () => {
+      await Promise.all(nodes.map((n) => n.stop()))
+    },
+  }
 }

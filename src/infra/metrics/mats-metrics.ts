@@ -7,14 +7,51 @@ const RUN_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 900]
 /** What one process measures, in the Prometheus text format (GET /metrics; docs/operations.md#metrics). */
 export class MatsMetrics {
   readonly registry = new Registry()
-  private readonly httpRequests = new Counter({ name: `${PREFIX}http_requests_total`, help: 'HTTP requests answered, by route pattern, method and status', labelNames: ['route', 'method', 'status'], registers: [this.registry] })
-  private readonly httpDuration = new Histogram({ name: `${PREFIX}http_request_duration_seconds`, help: 'Time to answer an HTTP request, by route pattern, method and status', labelNames: ['route', 'method', 'status'], buckets: LATENCY_BUCKETS, registers: [this.registry] })
-  private readonly tasks = new Counter({ name: `${PREFIX}tasks_total`, help: 'Tasks created (api), started and ended (worker), by agent, event and failure reason', labelNames: ['event', 'agent', 'reason'], registers: [this.registry] })
-  private readonly runDuration = new Histogram({ name: `${PREFIX}task_run_duration_seconds`, help: 'Agent runs, from claim to the end of the run, by agent and outcome', labelNames: ['agent', 'outcome'], buckets: RUN_BUCKETS, registers: [this.registry] })
-  private readonly tokens = new Counter({ name: `${PREFIX}model_tokens_total`, help: 'Language-model tokens the runs used, by provider, model and direction', labelNames: ['provider', 'model', 'direction'], registers: [this.registry] })
+  private readonly httpRequests = new Counter({
+    name: `${PREFIX}http_requests_total`,
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [this.registry],
+  })
+  private readonly httpDuration = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'Time to answer an HTTP request, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  })
+  private readonly tasks = new Counter({
+    name: `${PREFIX}tasks_total`,
+    help: 'Tasks created (api), started and ended (worker), by agent, event and failure reason',
+    labelNames: ['event', 'agent', 'reason'],
+    registers: [this.registry],
+  })
+  private readonly runDuration = new Histogram({
+    name: `${PREFIX}task_run_duration_seconds`,
+    help: 'Agent runs, from claim to the end of the run, by agent and outcome',
+    labelNames: ['agent', 'outcome'],
+    buckets: RUN_BUCKETS,
+    registers: [this.registry],
+  })
+  private readonly tokens = new Counter({
+    name: `${PREFIX}model_tokens_total`,
+    help: 'Language-model tokens the runs used, by provider, model and direction',
+    labelNames: ['provider', 'model', 'direction'],
+    registers: [this.registry],
+  })
   private readonly cost = new Counter({ name: `${PREFIX}model_cost_usd_total`, help: 'What the runs cost, by provider and model', labelNames: ['provider', 'model'], registers: [this.registry] })
-  private readonly rateLimited = new Counter({ name: `${PREFIX}rate_limit_rejections_total`, help: 'Requests refused with 429, by rate-limit group', labelNames: ['group'], registers: [this.registry] })
-  private readonly projectionApplied = new Gauge({ name: `${PREFIX}projection_applied_sequence`, help: 'Stream sequence of the newest event a projection wrote in this process', labelNames: ['projection', 'stream'], registers: [this.registry] })
+  private readonly rateLimited = new Counter({
+    name: `${PREFIX}rate_limit_rejections_total`,
+    help: 'Requests refused with 429, by rate-limit group',
+    labelNames: ['group'],
+    registers: [this.registry],
+  })
+  private readonly projectionApplied = new Gauge({
+    name: `${PREFIX}projection_applied_sequence`,
+    help: 'Stream sequence of the newest event a projection wrote in this process',
+    labelNames: ['projection', 'stream'],
+    registers: [this.registry],
+  })
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX })
@@ -45,7 +82,10 @@ export class MatsMetrics {
   }
 
   /** An agent run that ended, with what it used. */
-  runEnded(agent: string, ended: { outcome: 'completed' | 'failed'; seconds: number; usage: { provider: string; model: string; inputTokens: number; outputTokens: number } | null; costMicros: number }): void {
+  runEnded(
+    agent: string,
+    ended: { outcome: 'completed' | 'failed'; seconds: number; usage: { provider: string; model: string; inputTokens: number; outputTokens: number } | null; costMicros: number },
+  ): void {
     this.runDuration.observe({ agent, outcome: ended.outcome }, ended.seconds)
     if (!ended.usage) return
     const { provider, model } = ended.usage
@@ -65,7 +105,9 @@ export class MatsMetrics {
   /** A gauge read when scraped, e.g. from a consumer's state on the server. */
   gaugeOnScrape(name: string, help: string, read: () => Promise<number | null>): void {
     new Gauge({
-      name: `${PREFIX}${name}`, help, registers: [this.registry],
+      name: `${PREFIX}${name}`,
+      help,
+      registers: [this.registry],
       async collect() {
         const value = await read().catch(() => null)
         if (value !== null) this.set(value)
@@ -76,7 +118,10 @@ export class MatsMetrics {
   /** A gauge with labels read when scraped: one value per label set `read` returns. */
   labeledGaugeOnScrape<L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Promise<readonly (readonly [Record<L, string>, number])[]>): void {
     new Gauge({
-      name: `${PREFIX}${name}`, help, labelNames, registers: [this.registry],
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames,
+      registers: [this.registry],
       async collect() {
         this.reset()
         for (const [labels, value] of await read().catch(() => [])) this.set(labels, value)

@@ -7,6 +7,5 @@ import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream'
  * caller (decide again on a fresh read), not an error (found by the R3 identical-brief test).
  */
 export function isWrongLastSequence(err: unknown): boolean {
-  return err instanceof JetStreamApiError
-    && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+  return err instanceof JetStreamApiError && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
 }

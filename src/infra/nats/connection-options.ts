@@ -1,19 +1,22 @@
 import { readFileSync } from 'node:fs'
-import {
-  credsAuthenticator,
-  nkeyAuthenticator,
-  tokenAuthenticator,
-  usernamePasswordAuthenticator,
-  type Authenticator,
-  type NodeConnectionOptions,
-  type TlsOptions,
-} from '@nats-io/transport-node'
+import { credsAuthenticator, nkeyAuthenticator, tokenAuthenticator, usernamePasswordAuthenticator, type Authenticator, type NodeConnectionOptions, type TlsOptions } from '@nats-io/transport-node'
 import type { Config } from '../../config.js'
 import { natsTlsRequired } from '../../nats-config.js'
 
-type NatsSettings = Pick<Config,
-  | 'NATS_URL' | 'NATS_CREDS_FILE' | 'NATS_NKEY_SEED_FILE' | 'NATS_USER' | 'NATS_PASSWORD' | 'NATS_TOKEN'
-  | 'NATS_TLS' | 'NATS_TLS_CA_FILE' | 'NATS_TLS_CERT_FILE' | 'NATS_TLS_KEY_FILE' | 'NATS_TLS_SERVER_NAME'>
+type NatsSettings = Pick<
+  Config,
+  | 'NATS_URL'
+  | 'NATS_CREDS_FILE'
+  | 'NATS_NKEY_SEED_FILE'
+  | 'NATS_USER'
+  | 'NATS_PASSWORD'
+  | 'NATS_TOKEN'
+  | 'NATS_TLS'
+  | 'NATS_TLS_CA_FILE'
+  | 'NATS_TLS_CERT_FILE'
+  | 'NATS_TLS_KEY_FILE'
+  | 'NATS_TLS_SERVER_NAME'
+>
 
 /** nats.js hands its `tls` object to Node's `tls.connect`, so Node's `servername` passes through. */
 interface TlsWithServerName extends TlsOptions {

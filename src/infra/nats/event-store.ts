@@ -57,11 +57,7 @@ export class EventStore {
   }
 
   /** The aggregate's state from its events; never "absent" for one the log holds (see LogReader). */
-  async load<State, Event extends EventDraft>(
-    aggregate: Aggregate<State, Event>,
-    key: AggregateKey,
-    options: LoadOptions = {},
-  ): Promise<Loaded<State, Event>> {
+  async load<State, Event extends EventDraft>(aggregate: Aggregate<State, Event>, key: AggregateKey, options: LoadOptions = {}): Promise<Loaded<State, Event>> {
     const filter = aggregateSubjects(aggregate.category, key.accountId, key.aggregateId)
     const stream = streamOf(aggregate.category)
     const read = await this.reads.get(`${filter}@${options.atLeast ?? 0}`, () => this.reader.read(stream, filter, 1, options.atLeast))

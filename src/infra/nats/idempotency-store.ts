@@ -26,9 +26,7 @@ export interface StoredResponse {
   readonly location?: string
 }
 
-type Entry =
-  | { readonly state: 'in-flight'; readonly fingerprint: string; readonly startedAt: number }
-  | ({ readonly state: 'done'; readonly fingerprint: string } & StoredResponse)
+type Entry = { readonly state: 'in-flight'; readonly fingerprint: string; readonly startedAt: number } | ({ readonly state: 'done'; readonly fingerprint: string } & StoredResponse)
 
 export type Begun =
   | { readonly kind: 'claimed'; readonly revision: number }
@@ -63,10 +61,11 @@ export class IdempotencyStore {
       if (created !== undefined) return { kind: 'claimed', revision: created }
       const found = await this.kv.get(key)
       // Deleted or expired since the create failed: the next pass creates it.
-      if (!found || found.operation !== 'PUT') continue
+      if (found?.operation !== 'PUT') continue
       const entry = parseEntry(found.string())
       if (entry && entry.fingerprint !== fingerprint) return { kind: 'other-request' }
-      if (entry?.state === 'done') return { kind: 'replay', response: { status: entry.status, contentType: entry.contentType, body: entry.body, ...(entry.location ? { location: entry.location } : {}) } }
+      if (entry?.state === 'done')
+        return { kind: 'replay', response: { status: entry.status, contentType: entry.contentType, body: entry.body, ...(entry.location ? { location: entry.location } : {}) } }
       if (entry && now - entry.startedAt < IN_FLIGHT_STALE_MS) return { kind: 'in-flight' }
       // Stale or unreadable: taken over by compare-and-set, so only one request gets it.
       const taken = await this.whenFree(() => this.kv.update(key, inFlight, found.revision))

@@ -58,7 +58,7 @@ export class LogReader {
 
   private async readDirect(stream: string, filter: string, fromSeq: number): Promise<Read> {
     const read = new Collected()
-    for (let from = fromSeq; ;) {
+    for (let from = fromSeq; ; ) {
       const batch = await this.directBatch(stream, filter, from)
       for (const msg of batch) read.add(msg)
       if (batch.length < BATCH) return read
@@ -69,7 +69,7 @@ export class LogReader {
   /** One message a request: only when a replica was behind, for the handful of events of one aggregate. */
   private async readFromLeader(stream: string, filter: string, fromSeq: number): Promise<Read> {
     const read = new Collected()
-    for (let from = fromSeq; ;) {
+    for (let from = fromSeq; ; ) {
       const next = { seq: from, next_by_subj: filter }
       const msg = await this.getOne(`${filter} from the leader of ${stream}`, () => this.jsm.streams.getMessage(stream, next))
       if (!msg) return read

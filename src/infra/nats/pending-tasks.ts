@@ -30,7 +30,7 @@ export class PendingTasks {
     } catch (err) {
       if (!isWrongLastSequence(err)) throw err
       const entry = await this.kv.get(key)
-      if (!entry || entry.operation !== 'PUT') return this.acquire(key, taskId)
+      if (entry?.operation !== 'PUT') return this.acquire(key, taskId)
       return { acquired: false, holder: entry.string(), revision: entry.revision, since: entry.created }
     }
   }

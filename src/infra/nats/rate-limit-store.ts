@@ -35,7 +35,11 @@ export class RateLimitStore {
 
   private lastReopen = 0
 
-  private constructor(private kv: KV, private readonly reopen: () => Promise<KV>, private readonly log: Logger) {}
+  private constructor(
+    private kv: KV,
+    private readonly reopen: () => Promise<KV>,
+    private readonly log: Logger,
+  ) {}
 
   static async open(nc: NatsConnection, replicas: number, windowMs: number, log: Logger): Promise<RateLimitStore> {
     const js = jetstream(nc, { timeout: STORE_TIMEOUT_MS })
@@ -65,7 +69,7 @@ export class RateLimitStore {
       this.queues.set(key, [])
       try {
         const decisions = (await this.decideShared(key, batch)) ?? this.contended(key, batch)
-        batch.forEach((waiter, i) => waiter.resolve(decisions[i]!))
+        for (const [i, waiter] of batch.entries()) waiter.resolve(decisions[i]!)
       } catch (err) {
         this.warn(err)
         for (const waiter of batch) waiter.resolve(this.admitLocally(waiter.policy, key, waiter.now))

@@ -1,12 +1,4 @@
-import {
-  DiscardPolicy,
-  JetStreamApiCodes,
-  JetStreamApiError,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamManager,
-  type StreamConfig,
-} from '@nats-io/jetstream'
+import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
 import { STREAMS, STREAM_NAMES } from './subjects.js'
 
 const SECOND_NS = 1_000_000_000

@@ -41,4 +41,3 @@ export class WebhookAttempts {
     return attempts.reverse()
   }
 }
-

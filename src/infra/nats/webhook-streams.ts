@@ -1,14 +1,4 @@
-import {
-  AckPolicy,
-  DeliverPolicy,
-  DiscardPolicy,
-  JetStreamApiCodes,
-  JetStreamApiError,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamManager,
-  type StreamConfig,
-} from '@nats-io/jetstream'
+import { AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
 import { WEBHOOK_SOURCE_EVENTS } from '../../domain/webhooks/webhook.js'
 import { eventTypeSubjects } from './subjects.js'
 
@@ -34,8 +24,23 @@ function streamConfigs(replicas: number, retryWindowMs: number): (Partial<Stream
   const common = { storage: StorageType.File, num_replicas: replicas, discard: DiscardPolicy.Old, allow_direct: true }
   return [
     // Jobs outlive their retry window by a day at most, should a deliverer never come back.
-    { ...common, name: JOBS_STREAM, subjects: ['mats_webhooks.job.>'], retention: RetentionPolicy.Workqueue, max_age: (retryWindowMs + DAY_MS) * NANOS_PER_MS, description: 'mats webhook deliveries still to make' },
-    { ...common, name: ATTEMPTS_STREAM, subjects: ['mats_webhooks.attempt.>'], retention: RetentionPolicy.Limits, max_msgs_per_subject: ATTEMPTS_KEPT, max_age: 30 * DAY_MS * NANOS_PER_MS, description: 'mats webhook delivery attempts, the last 100 per webhook' },
+    {
+      ...common,
+      name: JOBS_STREAM,
+      subjects: ['mats_webhooks.job.>'],
+      retention: RetentionPolicy.Workqueue,
+      max_age: (retryWindowMs + DAY_MS) * NANOS_PER_MS,
+      description: 'mats webhook deliveries still to make',
+    },
+    {
+      ...common,
+      name: ATTEMPTS_STREAM,
+      subjects: ['mats_webhooks.attempt.>'],
+      retention: RetentionPolicy.Limits,
+      max_msgs_per_subject: ATTEMPTS_KEPT,
+      max_age: 30 * DAY_MS * NANOS_PER_MS,
+      description: 'mats webhook delivery attempts, the last 100 per webhook',
+    },
   ]
 }
 
@@ -46,19 +51,26 @@ function streamConfigs(replicas: number, retryWindowMs: number): (Partial<Stream
  */
 export async function ensureWebhookStreams(jsm: JetStreamManager, options: { replicas: number; retryWindowMs: number }): Promise<void> {
   for (const config of streamConfigs(options.replicas, options.retryWindowMs)) {
-    await addUnlessPresent(() => jsm.streams.info(config.name), () => jsm.streams.add(config))
+    await addUnlessPresent(
+      () => jsm.streams.info(config.name),
+      () => jsm.streams.add(config),
+    )
   }
   const filter_subjects = WEBHOOK_SOURCE_EVENTS.map(([category, type]) => eventTypeSubjects(category, type))
-  await addUnlessPresent(() => jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER), () => jsm.consumers.add('MATS_TASKS', {
-    durable_name: FAN_OUT_CONSUMER,
-    filter_subjects,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.New,
-    // One event at a time across every webhooks process: jobs are queued in log order (ADR 0021).
-    max_ack_pending: 1,
-    ack_wait: 30_000 * NANOS_PER_MS,
-    max_deliver: -1,
-  }))
+  await addUnlessPresent(
+    () => jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER),
+    () =>
+      jsm.consumers.add('MATS_TASKS', {
+        durable_name: FAN_OUT_CONSUMER,
+        filter_subjects,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.New,
+        // One event at a time across every webhooks process: jobs are queued in log order (ADR 0021).
+        max_ack_pending: 1,
+        ack_wait: 30_000 * NANOS_PER_MS,
+        max_deliver: -1,
+      }),
+  )
   const { config } = await jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER)
   if (filter_subjects.some((subject) => !config.filter_subjects?.includes(subject))) await jsm.consumers.update('MATS_TASKS', FAN_OUT_CONSUMER, { filter_subjects })
 }

@@ -28,7 +28,7 @@ export class WorkerHeartbeats {
   /** How much longer the worker counts as alive, in ms: 0 once it has stopped saying so. */
   async aliveFor(workerId: string, now: Date): Promise<number> {
     const entry = await this.kv.get(keyOf(workerId))
-    if (!entry || entry.operation !== 'PUT') return 0
+    if (entry?.operation !== 'PUT') return 0
     const { forMs } = entry.json<{ forMs: number }>()
     return Math.max(0, entry.created.getTime() + forMs - now.getTime())
   }

@@ -24,7 +24,7 @@ export const creative: AgentPlaybook = {
     copywriting: {
       keywords: ['copy', 'write', 'writing', 'headline', 'headlines', 'words', 'cta', 'messaging', 'text', 'slogan'],
       actions: [
-        'Write five headlines for {company} using PAS and AIDA, within each channel\'s character limits.',
+        "Write five headlines for {company} using PAS and AIDA, within each channel's character limits.",
         'Write body copy and three calls to action in the brand voice.',
         'Use the words {audience} in {industry} use for the problem, not internal jargon.',
       ],
@@ -52,7 +52,7 @@ export const creative: AgentPlaybook = {
       keywords: ['brand', 'branding', 'identity', 'guidelines', 'tone', 'voice', 'positioning', 'visual', 'logo', 'rebrand'],
       actions: [
         'Write the positioning statement and 3–4 messaging pillars for {company}.',
-        'Define the tone of voice with do/don\'t examples and a short word list.',
+        "Define the tone of voice with do/don't examples and a short word list.",
         'Document the visual rules (logo use, colour, type, imagery) in a one-page guide.',
       ],
       deliverable: 'Brand guidelines one-pager',

@@ -60,7 +60,7 @@ export const cro: AgentPlaybook = {
     'onboarding-activation': {
       keywords: ['onboarding', 'activation', 'activate', 'trial', 'users', 'aha', 'retention', 'product', 'signup'],
       actions: [
-        'Define the activation event (the aha moment) for {company}\'s product and measure the time to reach it.',
+        "Define the activation event (the aha moment) for {company}'s product and measure the time to reach it.",
         'Cut steps from the first-run experience; add a checklist and empty states that teach.',
         'Trigger help (email or in-app) when a new user stalls.',
       ],

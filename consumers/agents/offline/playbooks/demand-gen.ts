@@ -16,7 +16,7 @@ export const demandGen: AgentPlaybook = {
       keywords: ['icp', 'persona', 'personas', 'buyer', 'buyers', 'customer', 'customers', 'profile', 'committee', 'segment'],
       actions: [
         'Define the ideal customer profile for {company} from firmographics, technographics and win/loss data.',
-        'Map the buying committee within {audience} (champion, economic buyer, user, blocker) with each role\'s pains and objections.',
+        "Map the buying committee within {audience} (champion, economic buyer, user, blocker) with each role's pains and objections.",
         'Write one core message per role and test it on sales calls.',
       ],
       deliverable: 'ICP and buyer persona sheet',

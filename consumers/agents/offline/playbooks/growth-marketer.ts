@@ -65,7 +65,7 @@ export const growthMarketer: AgentPlaybook = {
       actions: [
         'Split the brief into scoped tasks per specialist, each with one owner, one deadline and one metric.',
         'Share one context sheet ({company}, {industry}, {audience}) so every specialist works from the same facts.',
-        'Check the specialists\' outputs for consistent messaging, tracking and dates before anything goes live.',
+        "Check the specialists' outputs for consistent messaging, tracking and dates before anything goes live.",
       ],
       deliverable: 'Task split with owners, deadlines and metrics',
     },

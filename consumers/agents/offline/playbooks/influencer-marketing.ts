@@ -24,7 +24,7 @@ export const influencerMarketing: AgentPlaybook = {
     'outreach-negotiation': {
       keywords: ['outreach', 'negotiate', 'negotiation', 'rate', 'rates', 'contract', 'contracts', 'rights', 'exclusivity', 'fee', 'fees'],
       actions: [
-        'Write a three-step outreach sequence that is personal and refers to the creator\'s own content.',
+        "Write a three-step outreach sequence that is personal and refers to the creator's own content.",
         'Set rate ranges and negotiate deliverables, usage rights, exclusivity and payment terms.',
         'Put every agreement in writing before any content is produced.',
       ],
@@ -33,9 +33,9 @@ export const influencerMarketing: AgentPlaybook = {
     'campaign-briefs': {
       keywords: ['brief', 'briefs', 'message', 'messages', 'disclosure', 'ftc', 'asa', 'guideline', 'guidelines', 'campaign'],
       actions: [
-        'Write a one-page creator brief: key messages for {company}, do and don\'t lists, deliverables and timeline.',
+        "Write a one-page creator brief: key messages for {company}, do and don't lists, deliverables and timeline.",
         'Include the FTC/ASA disclosure rules (#ad, paid-partnership label).',
-        'Leave room for the creator\'s style: approve concepts, not word-for-word scripts.',
+        "Leave room for the creator's style: approve concepts, not word-for-word scripts.",
       ],
       deliverable: 'Creator brief (draft)',
     },

@@ -17,7 +17,7 @@ export const organicSocial: AgentPlaybook = {
       actions: [
         'Pick the two platforms where {audience} already spend time and commit to them before adding more.',
         'Define 3–4 content pillars for {company}: for example education, behind the scenes, customer stories and a point of view on {industry}.',
-        'Set a cadence you can sustain per platform (for example LinkedIn 3 a week, short-form video 4 a week) and a voice guide with do/don\'t examples.',
+        "Set a cadence you can sustain per platform (for example LinkedIn 3 a week, short-form video 4 a week) and a voice guide with do/don't examples.",
         'Agree the KPIs per platform (engagement rate, saves, reach, follower growth) and review them monthly.',
       ],
       deliverable: 'Social strategy: platforms, pillars, voice and cadence',
@@ -61,7 +61,7 @@ export const organicSocial: AgentPlaybook = {
     'employee-advocacy': {
       keywords: ['founder', 'founders', 'ceo', 'employee', 'employees', 'advocacy', 'personal', 'thought', 'leadership', 'ghostwrite'],
       actions: [
-        'Pick 1–3 voices at {company} (the founder first) and define each person\'s topics for {audience}.',
+        "Pick 1–3 voices at {company} (the founder first) and define each person's topics for {audience}.",
         'Ghostwrite two LinkedIn posts per person per week from short interviews, each approved by its author.',
         'Set amplification rules: the team comments in the first hour; no engagement pods.',
       ],
