@@ -6,9 +6,11 @@
  * a budget check must see a task that ended just before it), and N concurrent callers cost at
  * most two reads instead of N.
  *
- * `read` says how to read the key; the same key must always be read the same way. Errors are
- * shared the same way; nothing is cached once a read has answered. Callers share the value:
- * they must not change it.
+ * `read` says how to read the key; the same key must always be read the same way. Nothing is
+ * cached once a read has answered. Callers share the value: they must not change it. When the
+ * read under way fails, the callers queued behind it fail with it at once instead of reading
+ * again: an error is never stale, and during an outage a caller then waits for one timed-out
+ * read, not two.
  */
 export class FreshReads<K, V> {
   private readonly current = new Map<K, Promise<V>>()
@@ -21,7 +23,10 @@ export class FreshReads<K, V> {
     if (!current) return this.start(key, read)
     const next = current.then(
       () => this.start(key, read),
-      () => this.start(key, read),
+      (err: unknown) => {
+        if (this.queued.get(key) === next) this.queued.delete(key)
+        throw err
+      },
     )
     this.queued.set(key, next)
     return next
