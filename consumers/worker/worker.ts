@@ -12,6 +12,7 @@ import { RunCancellations } from './cancellations.js'
 import { deliveredTask } from './delivered-task.js'
 import { ClaimerAliveError, runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
+import { contextOf, inSpan, SpanKind } from '../../src/infra/tracing/spans.js'
 
 export const WORKER_CONSUMER = 'mats-worker'
 
@@ -194,7 +195,7 @@ export class TaskWorker {
         this.wake?.()
         this.dispatch()
       }
-      const run = runTask(ctx, ref, release)
+      const run = tracedRun(msg, ref, () => runTask(ctx, ref, release))
         .then(() => this.settle(ref.taskId, msg, (m) => m.ack()))
         .catch((err: unknown) => {
           // Asked again just after the claimer's heartbeat runs out; the claimer's own end usually comes first.
@@ -248,4 +249,11 @@ export class TaskWorker {
       if (status.type === 'reconnect') this.touchAll()
     }
   }
+}
+
+/** A task's run, traced as a consumer span that follows from the request that created it (its TaskCreated's headers). */
+function tracedRun(msg: JsMsg, ref: TaskRef, run: () => Promise<void>): Promise<void> {
+  const { agentType, taskType } = ref.created.data
+  const attributes = { 'messaging.system': 'nats', 'mats.task.id': ref.taskId, 'mats.agent.type': agentType, 'mats.task.type': taskType, 'mats.redelivered': ref.redelivered }
+  return inSpan(`run ${agentType}`, { kind: SpanKind.CONSUMER, attributes }, run, contextOf(msg.headers))
 }

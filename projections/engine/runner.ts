@@ -7,6 +7,8 @@ import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/de
 import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
 import { batchesOf } from './batches.js'
 import { Member } from './member.js'
+import { ROOT_CONTEXT } from '@opentelemetry/api'
+import { inSpan, linksTo, SpanKind } from '../../src/infra/tracing/spans.js'
 import { ALL_PARTITIONS } from './partitions.js'
 import { publishProgress } from './progress.js'
 import { EventNotAppliedError, type Projection } from './projection.js'
@@ -188,7 +190,7 @@ export class ProjectionRunner {
     const shares = await this.decodeShares(members, messages)
     const failures = await Promise.all(
       members.map((member) =>
-        member.applier.apply(shares.get(member) ?? []).then(
+        this.project(member, shares.get(member) ?? [], messages).then(
           () => null,
           (err: unknown) => err,
         ),
@@ -201,6 +203,18 @@ export class ProjectionRunner {
     if (this.options.untilCaughtUp && msg.info.pending === 0) return false
     if (this.stopped) return false
     return this.options.generations !== undefined || members.every((m) => this.deps.readModels.generationOf(m.projection) === m.generation)
+  }
+
+  /**
+   * Writes a member's share of the batch, traced as a span of its own linked to the spans that
+   * appended its events (a batch follows from many requests, so it has links, not a parent).
+   */
+  private project(member: Member, events: readonly RecordedEvent[], messages: readonly JsMsg[]): Promise<void> {
+    if (events.length === 0) return member.applier.apply(events)
+    const { name } = member.projection
+    const links = linksTo(messages.filter((msg) => msg.headers !== undefined && member.owns(msg)))
+    const options = { kind: SpanKind.CONSUMER, links, attributes: { 'mats.projection': name, 'mats.generation': member.generation, 'mats.events': events.length } }
+    return inSpan(`project ${name}`, options, () => member.applier.apply(events), ROOT_CONTEXT)
   }
 
   /**

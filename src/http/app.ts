@@ -9,6 +9,7 @@ import metrics from './plugins/metrics.js'
 import notFound from './plugins/not-found.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
 import rateLimit from './plugins/rate-limit.js'
+import tracing from './plugins/tracing.js'
 import actions from './routes/actions.js'
 import agents from './routes/agents.js'
 import me from './routes/me.js'
@@ -26,6 +27,7 @@ export interface AppOptions {
 /** The whole HTTP API as one plugin; src/http/server.ts is the shell that listens. */
 const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   fastify.decorate('infra', infra)
+  await fastify.register(tracing)
   await fastify.register(errors)
   await fastify.register(metrics)
   await fastify.register(notFound)

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AgentRunError, type RunEffects } from '../provider.js'
-import { type ChatMessage, type ChatModel, ProviderError } from './chat.js'
+import { type ChatMessage, type ChatModel, type ChatTurn, ProviderError } from './chat.js'
 import { callTool, emptyRunRecord, type RunRecord, toolsFor } from './tools.js'
+import { inSpan, SpanKind } from '../../../src/infra/tracing/spans.js'
 
 export interface LoopLimits {
   readonly maxSteps: number
@@ -57,7 +58,7 @@ export async function runAgentLoop(input: LoopInput, signal: AbortSignal): Promi
   // A deliverable cut off at the output limit is continued in the next step, then joined.
   let cutOff: string[] = []
   for (let step = 1; step <= input.limits.maxSteps; step++) {
-    const turn = await input.model.complete({ model: input.modelName, system: input.system, messages, tools: specs }, signal)
+    const turn = await tracedCall(input, () => input.model.complete({ model: input.modelName, system: input.system, messages, tools: specs }, signal))
     input.meter.replies++
     input.meter.inputTokens += turn.inputTokens
     input.meter.outputTokens += turn.outputTokens
@@ -89,4 +90,14 @@ export async function runAgentLoop(input: LoopInput, signal: AbortSignal): Promi
     }
   }
   throw new AgentRunError(`the agent used all ${input.limits.maxSteps} of its steps without finishing its deliverable`, { reason: 'step_limit' })
+}
+
+/** One call to the model, traced as a client span with what it used (OpenTelemetry's gen_ai conventions). */
+function tracedCall(input: LoopInput, call: () => Promise<ChatTurn>): Promise<ChatTurn> {
+  const attributes = { 'gen_ai.system': input.model.provider, 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': input.modelName }
+  return inSpan(`chat ${input.modelName}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const turn = await call()
+    span.setAttributes({ 'gen_ai.usage.input_tokens': turn.inputTokens, 'gen_ai.usage.output_tokens': turn.outputTokens })
+    return turn
+  })
 }

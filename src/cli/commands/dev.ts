@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { ConfigSchema, type Config } from '../../config.js'
 import { freePort, isListening, startMongo, startNats, type LocalServer } from '../../infra/local/servers.js'
 import { createLogger } from '../../infra/logger.js'
+import { startTracing } from '../../infra/tracing/tracing.js'
 import { ROLES } from '../../service.js'
 import { withoutPasswords } from '../hints.js'
 import { parse } from '../io.js'
@@ -39,9 +40,13 @@ export async function dev(config: Config, args: string[], env: NodeJS.ProcessEnv
   try {
     const nats = env.NATS_URL ? configured('NATS', env.NATS_URL, 'NATS_URL') : await local(natsSpec(config.DEV_NATS_PORT, dataDir), attach, started)
     const mongo = env.MONGODB_URL ? configured('MongoDB', env.MONGODB_URL, 'MONGODB_URL') : await local(mongoSpec(config.DEV_MONGODB_PORT, dataDir), attach, started)
+    const tracing = await startTracing(env, log)
     const service = await startOrExplain({ ...config, NATS_URL: nats.url, MONGODB_URL: mongo.url }, log, new Set(ROLES))
     printWelcome(service.url ?? '', [nats, mongo])
-    await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, stopServers)
+    await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, async () => {
+      await tracing?.shutdown()
+      await stopServers()
+    })
   } catch (err) {
     await stopServers()
     throw err

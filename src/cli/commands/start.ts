@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { freePort } from '../../infra/local/servers.js'
 import { createLogger } from '../../infra/logger.js'
+import { startTracing } from '../../infra/tracing/tracing.js'
 import { ROLES, startService, type Role, type RunningService } from '../../service.js'
 import { addressInUse } from '../hints.js'
 import { parse, UsageError } from '../io.js'
@@ -17,8 +18,9 @@ export async function start(config: Config, args: string[]): Promise<void> {
   const { values } = parse(args, { role: { type: 'string' } })
   const roles = rolesFrom(values.role)
   const log = createLogger(config.LOG_LEVEL)
+  const tracing = await startTracing(process.env, log)
   const service = await startOrExplain(config, log.child({ role: values.role ?? 'all' }), roles)
-  await untilSignal(service, log, config.SHUTDOWN_GRACE_MS)
+  await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, async () => tracing?.shutdown())
 }
 
 /** startService, with a port already in use said in one line with its fix. */

@@ -6,6 +6,7 @@ import { FreshReads } from '../fresh-reads.js'
 import { LogReader, type Read } from './log-reader.js'
 import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
 import { isWrongLastSequence } from './conflicts.js'
+import { inSpan, SpanKind, traceHeaders } from '../tracing/spans.js'
 
 export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 /** Where readers have always imported it from. */
@@ -129,18 +130,25 @@ export class EventStore {
     return this.reader.last(streamOf(category), aggregateSubjects(category, key.accountId, key.aggregateId))
   }
 
-  private async publish(subject: string, envelope: EventEnvelope, expected: number, guard: string): Promise<number> {
-    try {
-      const ack = await this.js.publish(subject, JSON.stringify(envelope), {
-        msgID: envelope.id,
-        expect: { lastSubjectSequence: expected, lastSubjectSequenceSubject: guard },
-      })
-      return ack.seq
-    } catch (err) {
-      if (isWrongLastSequence(err)) {
-        throw new ConcurrencyError(`${guard} moved past sequence ${expected}`, { cause: err })
+  /** One append, traced as a producer span whose context travels in the message's headers (`traceparent`). */
+  private publish(subject: string, envelope: EventEnvelope, expected: number, guard: string): Promise<number> {
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.message.id': envelope.id }
+    return inSpan(`append ${envelope.type}`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+      try {
+        const headers = traceHeaders()
+        const ack = await this.js.publish(subject, JSON.stringify(envelope), {
+          msgID: envelope.id,
+          expect: { lastSubjectSequence: expected, lastSubjectSequenceSubject: guard },
+          ...(headers ? { headers } : {}),
+        })
+        span.setAttribute('mats.stream.sequence', ack.seq)
+        return ack.seq
+      } catch (err) {
+        if (isWrongLastSequence(err)) {
+          throw new ConcurrencyError(`${guard} moved past sequence ${expected}`, { cause: err })
+        }
+        throw new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })
       }
-      throw new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })
-    }
+    })
   }
 }

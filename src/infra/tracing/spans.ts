@@ -1,0 +1,54 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Link, type Span, type SpanOptions } from '@opentelemetry/api'
+import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node'
+
+/**
+ * The spans mats opens, on the OpenTelemetry API: no-ops unless tracing.ts started the SDK.
+ * A task's trace goes from the HTTP request through the appended event (W3C `traceparent`
+ * in the NATS message's headers) into the worker's run, its model calls and the projector.
+ */
+export const tracer = trace.getTracer('mats')
+export { SpanKind }
+
+const setter = { set: (carrier: MsgHdrs, key: string, value: string) => carrier.set(key, value) }
+const getter = {
+  keys: (carrier: MsgHdrs | undefined) => (carrier ? carrier.keys() : []),
+  get: (carrier: MsgHdrs | undefined, key: string) => carrier?.get(key) || undefined,
+}
+
+/** Runs `work` in a new active span that ends with it, recording a thrown error. */
+export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>, parent: Context = context.active()): Promise<T> {
+  return tracer.startActiveSpan(name, options, parent, async (span) => {
+    try {
+      return await work(span)
+    } catch (err) {
+      span.recordException(err instanceof Error ? err : String(err))
+      span.setStatus({ code: SpanStatusCode.ERROR })
+      throw err
+    } finally {
+      span.end()
+    }
+  })
+}
+
+/** NATS headers carrying the active span's context, or undefined when nothing is traced (no headers are sent then). */
+export function traceHeaders(): MsgHdrs | undefined {
+  if (!trace.getSpan(context.active())?.isRecording()) return undefined
+  const carrier = natsHeaders()
+  propagation.inject(context.active(), carrier, setter)
+  return carrier
+}
+
+/** The context a stored message was appended in (from its `traceparent` header), for spans that follow from it. */
+export function contextOf(headers: MsgHdrs | undefined): Context {
+  return propagation.extract(ROOT_CONTEXT, headers, getter)
+}
+
+/** Links to the spans that appended these messages, for a span that handles many of them at once (a projector's batch). */
+export function linksTo(messages: readonly { readonly headers?: MsgHdrs | undefined }[]): Link[] {
+  const links: Link[] = []
+  for (const { headers } of messages) {
+    const spanContext = headers ? trace.getSpanContext(contextOf(headers)) : undefined
+    if (spanContext) links.push({ context: spanContext })
+  }
+  return links
+}
