@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { Infra } from '../infra/context.js'
 import mcp from '../mcp/plugin.js'
 import auth from './plugins/auth.js'
+import docs from './plugins/docs.js'
 import errors from './plugins/errors.js'
 import idempotency from './plugins/idempotency.js'
 import metrics from './plugins/metrics.js'
@@ -32,6 +33,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(metrics)
   await fastify.register(notFound)
   await fastify.register(openapi)
+  await fastify.register(docs)
   await fastify.register(rateLimit)
   await fastify.register(auth)
   await fastify.register(idempotency)
