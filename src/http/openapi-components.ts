@@ -1,3 +1,5 @@
+import { OPERATION_DOCS } from './operation-docs.js'
+
 /**
  * Finishes the OpenAPI document @fastify/swagger generates from the route schemas: every
  * schema that carries a `title` (Task, Session, Error409, …) becomes one named component,
@@ -30,12 +32,19 @@ const HEADERS: Record<string, JsonObject> = {
 
 const headerRef = (name: string): JsonObject => ({ $ref: `#/components/headers/${name}` })
 
-/** The document with named schemas and declared headers; throws if two different schemas share a title. */
+/**
+ * The document with named schemas, declared headers and each operation's description and
+ * success answers (operation-docs.ts); throws if two different schemas share a title or an
+ * operation is not described.
+ */
 export function withComponents(document: OpenApiDocument): OpenApiDocument {
   const schemas: Record<string, Json> = {}
   const paths = hoist((document.paths ?? {}) as Json, schemas) as NonNullable<OpenApiDocument['paths']>
   for (const [path, operations] of Object.entries(paths)) {
-    for (const [method, operation] of Object.entries(operations)) declareHeaders(operation, `${method} ${path}`)
+    for (const [method, operation] of Object.entries(operations)) {
+      declareHeaders(operation, `${method} ${path}`)
+      describe(operation, `${method} ${path}`)
+    }
   }
   return {
     ...document,
@@ -68,6 +77,18 @@ function declareHeaders(operation: JsonObject, where: string): void {
     if (status === '429' || status === '503') headers['Retry-After'] = headerRef('Retry-After')
     if (status === '201' && operation.operationId === 'createTask') headers.Location = headerRef('Location')
     response.headers = headers
+  }
+}
+
+function describe(operation: JsonObject, where: string): void {
+  const doc = typeof operation.operationId === 'string' ? OPERATION_DOCS[operation.operationId] : undefined
+  if (!doc) throw new Error(`${where} has no entry in operation-docs.ts`)
+  operation.description = doc.description
+  for (const [status, response] of Object.entries(operation.responses as Record<string, JsonObject>)) {
+    if (Number(status) >= 400) continue
+    const answer = doc.answers[status]
+    if (answer === undefined) throw new Error(`${where} ${status} has no description in operation-docs.ts`)
+    response.description = answer
   }
 }
 

@@ -180,7 +180,12 @@ t.test('given GET /sessions, then its query parameters are page and limit with t
   t.match(byName('page'), { required: false, schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 } })
   t.match(byName('limit'), { required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } })
   const source = plain(ListSessionsQuery) as Schema
-  for (const p of params) t.same(p.schema, source.properties?.[p.name], `${p.name}: identical to ListSessionsQuery`)
+  for (const p of params) {
+    // The parameter carries the schema's description (as OpenAPI wants it), the schema the rest.
+    const { description, ...schema } = source.properties?.[p.name] ?? {}
+    t.same(p.schema, schema, `${p.name}: identical to ListSessionsQuery`)
+    t.equal((p as { description?: string }).description, description, `${p.name}: described`)
+  }
 })
 
 t.test('given the document, then every v1 operation except openapi.json requires bearer auth', async (t) => {
@@ -291,4 +296,14 @@ t.test('given the served document, then it is the committed docs/openapi.json, w
   const doc = await theDocument()
   const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as OpenApiDoc
   t.same({ ...doc, servers: [{ url: '/v1' }] }, committed)
+})
+
+t.test('given the document, then every operation, parameter and response says what it is', async (t) => {
+  const doc = await theDocument()
+  for (const [path, method, op] of operationsOf(doc)) {
+    const name = `${method.toUpperCase()} ${path}`
+    t.ok(((op as { description?: string }).description ?? '').length > 40, `${name}: a description`)
+    for (const p of op.parameters ?? []) t.ok((p as { description?: string }).description, `${name} ${p.in} ${p.name}: a description`)
+    for (const [status, response] of Object.entries(op.responses)) t.ok(response.description && response.description !== 'Default Response', `${name} ${status}: ${response.description}`)
+  }
 })

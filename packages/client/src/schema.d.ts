@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document (OpenAPI 3.1) */
+        /**
+         * This document (OpenAPI 3.1)
+         * @description The OpenAPI 3.1 document of /v1, generated from the schemas that validate the routes: named component schemas, the error codes of each status, the headers of each answer. No key needed; limited per client address. Rendered at /v1/docs.
+         */
         get: operations["getOpenApi"];
         put?: never;
         post?: never;
@@ -25,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the ten agents with their specialties */
+        /**
+         * List the ten agents with their specialties
+         * @description The ten agents a task can be given to, with their names, descriptions and subspecialties. growth-marketer is the supervisor: it can delegate parts of a brief to the nine specialists.
+         */
         get: operations["listAgents"];
         put?: never;
         post?: never;
@@ -42,10 +48,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's sessions, newest first */
+        /**
+         * List the caller's sessions, newest first
+         * @description The caller's sessions, newest first, a page at a time.
+         */
         get: operations["listSessions"];
         put?: never;
-        /** Create a session (a workspace, usually one per company) */
+        /**
+         * Create a session (a workspace, usually one per company)
+         * @description A session is a workspace, usually one per company: the company context agents work from (name, site, industry, audience) and how far they may act on their own (autonomy). Send Idempotency-Key to make a retry safe.
+         */
         post: operations["createSession"];
         delete?: never;
         options?: never;
@@ -60,10 +72,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List recent tasks, newest first */
+        /**
+         * List recent tasks, newest first
+         * @description The caller's tasks, newest first, a page at a time, optionally of one session, status or agent. A task created just before is always in it.
+         */
         get: operations["listTasks"];
         put?: never;
-        /** Create a task: an agent run from a plain-English instruction, queued at once */
+        /**
+         * Create a task: an agent run from a plain-English instruction, queued at once
+         * @description Gives one agent a plain-English instruction. The task is stored and answered at once (pending), then runs in the background; it is never retried automatically. With waitSeconds the answer waits until the task ends or that time passes. An identical brief still pending in the session is a 409 naming it; a spent monthly budget a 402. Send Idempotency-Key to make a retry safe; Location names the task.
+         */
         post: operations["createTask"];
         delete?: never;
         options?: never;
@@ -78,7 +96,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One task's status, result and error */
+        /**
+         * One task's status, result and error
+         * @description One task as its events leave it: status, the agent's result once completed, the error once failed. Another account's task is not found.
+         */
         get: operations["getTask"];
         put?: never;
         post?: never;
@@ -97,7 +118,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a task: a pending one ends at once, a running one is stopped within moments; it ends failed, its error beginning with "cancelled" */
+        /**
+         * Cancel a task: a pending one ends at once, a running one is stopped within moments; it ends failed, its error beginning with "cancelled"
+         * @description Stops a task. A pending one ends at once; a running one is aborted on the worker that runs it, within moments, and what it spent is recorded. Either way it ends failed, its error beginning with "cancelled"; delegated tasks of a supervisor end with it. A task that has already ended is a 409.
+         */
         post: operations["cancelTask"];
         delete?: never;
         options?: never;
@@ -112,7 +136,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow a task's events live (Server-Sent Events) until it ends */
+        /**
+         * Follow a task's events live (Server-Sent Events) until it ends
+         * @description The task's events as Server-Sent Events, from the first (or after Last-Event-ID), then live until TaskCompleted or TaskFailed, when the server ends the stream. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md).
+         */
         get: operations["streamTaskEvents"];
         put?: never;
         post?: never;
@@ -129,7 +156,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A task's proposed write actions, in the order its run proposed them, with what became of each */
+        /**
+         * A task's proposed write actions, in the order its run proposed them, with what became of each
+         * @description The write actions a task's run proposed (a post to publish, a budget to change), in order, each with its status: draft, pending_approval, approved, rejected, executed, execution_failed or not_executed.
+         */
         get: operations["listTaskActions"];
         put?: never;
         post?: never;
@@ -146,7 +176,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's actions awaiting approval, newest first */
+        /**
+         * The account's actions awaiting approval, newest first
+         * @description The account's actions awaiting a human decision, newest first, a page at a time.
+         */
         get: operations["listPendingApprovals"];
         put?: never;
         post?: never;
@@ -165,7 +198,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve an action awaiting approval: a configured connector carries it out, otherwise it stays approved for your own integration */
+        /**
+         * Approve an action awaiting approval: a configured connector carries it out, otherwise it stays approved for your own integration
+         * @description Approves an action awaiting approval. A connector configured for its platform carries it out (executed or execution_failed follow); otherwise it stays approved for your own integration to carry out. Any other status is a 409.
+         */
         post: operations["approveAction"];
         delete?: never;
         options?: never;
@@ -182,7 +218,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject an action awaiting approval: nothing is changed */
+        /**
+         * Reject an action awaiting approval: nothing is changed
+         * @description Rejects an action awaiting approval, with an optional reason: nothing is changed on the platform. Any other status is a 409.
+         */
         post: operations["rejectAction"];
         delete?: never;
         options?: never;
@@ -197,7 +236,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Describe the API key used for this request */
+        /**
+         * Describe the API key used for this request
+         * @description The API key that authenticated this request: its id, prefix, name, account, creation, expiry and last use. Never the key itself.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -214,10 +256,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's webhooks, newest first */
+        /**
+         * List the caller's webhooks, newest first
+         * @description The caller's webhooks, newest first, without their secrets.
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register a webhook: task events are POSTed to its URL, signed with the secret returned once here */
+        /**
+         * Register a webhook: task events are POSTed to its URL, signed with the secret returned once here
+         * @description Registers an HTTPS URL (or HTTP to a public address) to receive the account's task events as signed POSTs (Standard Webhooks), at least once, in order per task, retried for 24 h. The signing secret is answered once, here.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -235,7 +283,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a webhook: no delivery is attempted after this, retries included */
+        /**
+         * Delete a webhook: no delivery is attempted after this, retries included
+         * @description Deletes a webhook: no delivery is attempted after this, retries included.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
@@ -249,7 +300,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook's last delivery attempts, newest first */
+        /**
+         * A webhook's last delivery attempts, newest first
+         * @description A webhook's latest delivery attempts, newest first: the event, the task, the attempt number, the receiver's status code or the error, and whether it will be retried.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -639,7 +693,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The document */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -675,7 +729,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ten agents, supervisor first */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -726,7 +780,9 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
+                /** @description Which page, from 1 */
                 page?: number;
+                /** @description How many items a page holds */
                 limit?: number;
             };
             header?: never;
@@ -735,7 +791,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of sessions and where it is in the whole list */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -810,7 +866,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The session, created */
             201: {
                 headers: {
                     /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key */
@@ -896,11 +952,15 @@ export interface operations {
     listTasks: {
         parameters: {
             query?: {
+                /** @description Only the tasks of this session */
                 sessionId?: string;
+                /** @description Only the tasks in this status */
                 status?: "pending" | "running" | "completed" | "failed";
-                /** @description One of the ten agent types */
+                /** @description Only the tasks of this agent */
                 agentType?: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+                /** @description Which page, from 1 */
                 page?: number;
+                /** @description How many items a page holds */
                 limit?: number;
             };
             header?: never;
@@ -909,7 +969,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of tasks and where it is in the whole list */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -995,7 +1055,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The task: pending, or as it ended when waitSeconds was given and it ended in time */
             201: {
                 headers: {
                     /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key */
@@ -1106,13 +1166,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The task, as POST /v1/tasks answered it */
                 taskId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The task */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1187,13 +1248,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The task, as POST /v1/tasks answered it */
                 taskId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The task as it stands: failed, or still running if its worker has not answered within 3 s */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1282,6 +1344,7 @@ export interface operations {
                 "last-event-id"?: number;
             };
             path: {
+                /** @description The task, as POST /v1/tasks answered it */
                 taskId: string;
             };
             cookie?: never;
@@ -1363,13 +1426,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The task, as POST /v1/tasks answered it */
                 taskId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The task's proposed actions */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1442,7 +1506,9 @@ export interface operations {
     listPendingApprovals: {
         parameters: {
             query?: {
+                /** @description Which page, from 1 */
                 page?: number;
+                /** @description How many items a page holds */
                 limit?: number;
             };
             header?: never;
@@ -1451,7 +1517,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of actions awaiting approval */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1515,6 +1581,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The action, as GET /v1/tasks/{taskId}/actions or GET /v1/approvals list it */
                 actionId: string;
             };
             cookie?: never;
@@ -1525,7 +1592,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The action, approved */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1611,6 +1678,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The action, as GET /v1/tasks/{taskId}/actions or GET /v1/approvals list it */
                 actionId: string;
             };
             cookie?: never;
@@ -1621,7 +1689,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The action, rejected */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1711,7 +1779,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The key */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1768,7 +1836,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhooks */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1829,7 +1897,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The webhook and its signing secret (whsec_…), shown only now */
             201: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1904,6 +1972,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook, as POST /v1/webhooks answered it */
                 webhookId: string;
             };
             cookie?: never;
@@ -1983,13 +2052,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook, as POST /v1/webhooks answered it */
                 webhookId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The latest delivery attempts */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -24,7 +24,10 @@ export const Action = Type.Object(
   { title: 'Action' },
 )
 
-export const ActionParams = Type.Object({ actionId: Uuid }, { additionalProperties: false })
+export const ActionParams = Type.Object(
+  { actionId: Type.String({ format: 'uuid', description: 'The action, as GET /v1/tasks/{taskId}/actions or GET /v1/approvals list it' }) },
+  { additionalProperties: false },
+)
 
 export const DecisionBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Recorded with the decision' })) },

@@ -26,8 +26,8 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
 }
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT, description: 'Which page, from 1' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, description: 'How many items a page holds' })),
 }
 
 export const Pagination = Type.Object(

@@ -36,10 +36,18 @@ export const CreateTaskBody = Type.Object(
 )
 export type CreateTaskBody = Static<typeof CreateTaskBody>
 
-export const ListTasksQuery = Type.Object({ sessionId: Type.Optional(Uuid), status: Type.Optional(TaskStatus), agentType: Type.Optional(AgentType), ...PageQuery }, { additionalProperties: false })
+export const ListTasksQuery = Type.Object(
+  {
+    sessionId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the tasks of this session' })),
+    status: Type.Optional(Type.Enum([...TASK_STATUSES], { description: 'Only the tasks in this status' })),
+    agentType: Type.Optional(Type.Enum(AgentType.enum, { description: 'Only the tasks of this agent' })),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+)
 export type ListTasksQuery = Static<typeof ListTasksQuery>
 
-export const TaskParams = Type.Object({ taskId: Uuid }, { additionalProperties: false })
+export const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid', description: 'The task, as POST /v1/tasks answered it' }) }, { additionalProperties: false })
 
 export const TaskResponse = Type.Object({ task: Task }, { title: 'TaskResponse' })
 export const ListTasksResponse = Type.Object({ tasks: Type.Array(Task), pagination: Pagination }, { title: 'ListTasksResponse' })

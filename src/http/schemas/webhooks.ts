@@ -42,7 +42,7 @@ export const CreatedWebhookResponse = Type.Object(
 
 export const ListWebhooksResponse = Type.Object({ webhooks: Type.Array(Webhook) }, { title: 'ListWebhooksResponse' })
 
-export const WebhookParams = Type.Object({ webhookId: Uuid }, { additionalProperties: false })
+export const WebhookParams = Type.Object({ webhookId: Type.String({ format: 'uuid', description: 'The webhook, as POST /v1/webhooks answered it' }) }, { additionalProperties: false })
 
 export const Delivery = Type.Object(
   {
