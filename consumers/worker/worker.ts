@@ -6,6 +6,9 @@ import type { Logger } from 'pino'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { Infra } from '../../src/infra/context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
+import { MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
+import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
+import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
 import { RunCancellations } from './cancellations.js'
@@ -203,9 +206,7 @@ export class TaskWorker {
             this.log.info({ taskId: ref.taskId }, err.message)
             return this.settle(ref.taskId, msg, (m) => m.nak(err.aliveForMs + CLAIMER_MARGIN_MS))
           }
-          // The log could not be reached: hand the message back for another try.
-          this.log.error({ err, taskId: ref.taskId }, 'could not process task; it will be redelivered')
-          this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
+          this.handleFailure(ref, msg, err)
         })
         .finally(() => {
           this.running.delete(msg)
@@ -213,6 +214,23 @@ export class TaskWorker {
         })
       this.running.set(msg, run)
     }
+  }
+
+  /**
+   * NATS or MongoDB out of reach: the message goes back for another try, for as long as that
+   * lasts. Any other failure would fail the same way forever: after MAX_HANDLING_ATTEMPTS
+   * deliveries the message is terminated and recorded as poison (failed-messages.ts), and the
+   * task stays as the log has it (a pending one can still be cancelled).
+   */
+  private handleFailure(ref: TaskRef, msg: JsMsg, err: unknown): void {
+    const attempts = msg.info.deliveryCount
+    if (isDependencyUnavailable(err) || attempts < MAX_HANDLING_ATTEMPTS) {
+      this.log.error({ err, taskId: ref.taskId, attempts }, 'could not process task; it will be redelivered')
+      return this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
+    }
+    const reason = `given up after ${attempts} attempts: ${err instanceof Error ? err.message : String(err)}`
+    this.settle(ref.taskId, msg, (m) => m.term(reason))
+    void new PoisonMessages(this.infra.db, this.log).record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, 'worker')
   }
 
   private settle(taskId: string, msg: JsMsg, how: (msg: JsMsg) => void): void {
