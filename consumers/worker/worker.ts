@@ -226,7 +226,8 @@ export class TaskWorker {
     const attempts = msg.info.deliveryCount
     if (isDependencyUnavailable(err) || attempts < MAX_HANDLING_ATTEMPTS) {
       this.log.error({ err, taskId: ref.taskId, attempts }, 'could not process task; it will be redelivered')
-      return this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
+      this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
+      return
     }
     const reason = `given up after ${attempts} attempts: ${err instanceof Error ? err.message : String(err)}`
     this.settle(ref.taskId, msg, (m) => m.term(reason))
