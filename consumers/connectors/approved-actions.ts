@@ -6,7 +6,7 @@ import type { Recorded } from '../../src/domain/message.js'
 import type { Infra } from '../../src/infra/context.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
-import { settleFailed } from '../../src/infra/nats/failed-messages.js'
+import { HandlingFailures, settleFailed } from '../../src/infra/nats/failed-messages.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { PlatformConnectors } from './platform-connectors.js'
 
@@ -31,6 +31,7 @@ export class ApprovedActionExecutor {
   private stopping = false
   private readonly log: Logger
   private readonly poison: PoisonMessages
+  private readonly failures = new HandlingFailures()
 
   constructor(
     private readonly infra: Infra,
@@ -68,9 +69,10 @@ export class ApprovedActionExecutor {
       try {
         await this.carryOut(msg)
         msg.ack()
+        this.failures.forget(msg)
       } catch (err) {
         if (this.stopping) return msg.nak()
-        await settleFailed(msg, err, { consumer: ACTION_EXECUTOR_CONSUMER, poison: this.poison, log: this.log, retryMs: RETRY_MS })
+        await settleFailed(msg, err, { consumer: ACTION_EXECUTOR_CONSUMER, poison: this.poison, failures: this.failures, log: this.log, retryMs: RETRY_MS })
       }
     }
   }

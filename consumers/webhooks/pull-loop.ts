@@ -65,7 +65,10 @@ export class PullLoop {
       return
     }
     const handled = this.handle(msg)
-      .catch((err: unknown) => settleFailed(msg, err, this.options.failed))
+      .then(
+        () => this.options.failed.failures.forget(msg),
+        (err: unknown) => settleFailed(msg, err, this.options.failed),
+      )
       .finally(() => {
         this.inFlight.delete(handled)
         this.wake?.()

@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { Infra } from '../../src/infra/context.js'
 import { SecretBox } from '../../src/infra/crypto/secret-box.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
+import { HandlingFailures } from '../../src/infra/nats/failed-messages.js'
 import { openBucket } from '../../src/infra/nats/buckets.js'
 import { WebhookAttempts } from '../../src/infra/nats/webhook-attempts.js'
 import { DELIVERY_CONSUMER, ensureWebhookStreams, FAN_OUT_CONSUMER, JOBS_STREAM } from '../../src/infra/nats/webhook-streams.js'
@@ -51,7 +52,7 @@ export class WebhookService {
       { timeoutMs: config.WEBHOOKS_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS },
     )
     const poison = new PoisonMessages(infra.db, log)
-    const failed = (consumer: string) => ({ consumer, poison, log, retryMs: RETRY_AFTER_OUTAGE_MS })
+    const failed = (consumer: string) => ({ consumer, poison, failures: new HandlingFailures(), log, retryMs: RETRY_AFTER_OUTAGE_MS })
     const loops = [
       new PullLoop(
         () => js.consumers.get('MATS_TASKS', FAN_OUT_CONSUMER),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
 import { settleWithin } from '../../src/infra/deadline.js'
@@ -13,6 +14,8 @@ export class TaskCancelledError extends Error {
 /** How long a cancellation is remembered for a run that has not registered yet (claimed a moment ago). */
 const EARLY_MS = 60_000
 const STOP_MS = 2000
+const REOPEN_MS = 1000
+const STREAM = streamOf('task')
 /** The ordered consumer each worker process holds on MATS_TASKS, as operators see it listed. */
 export const CONSUMER_PREFIX = 'worker_cancellations_'
 
@@ -28,27 +31,54 @@ export class RunCancellations {
   private readonly early = new Map<string, number>()
   private consumer: Consumer | undefined
   private messages: ConsumerMessages | undefined
+  private stopping = false
 
   constructor(private readonly log: Logger) {}
 
-  async listen(js: JetStreamClient): Promise<void> {
-    this.consumer = await js.consumers.get(streamOf('task'), {
-      name_prefix: `${CONSUMER_PREFIX}${randomUUID().replaceAll('-', '')}`,
-      filter_subjects: [eventTypeSubjects('task', 'TaskCancellationRequested')],
-      deliver_policy: DeliverPolicy.New,
-    })
-    this.messages = await this.consumer.consume()
-    void this.follow(this.messages)
+  /** Follows the cancellations stored from now on (the stream's head), for good. */
+  async listen(js: JetStreamClient, jsm: JetStreamManager): Promise<void> {
+    const { state } = await jsm.streams.info(STREAM)
+    await this.open(js, state.last_seq + 1)
   }
 
-  private async follow(messages: ConsumerMessages): Promise<void> {
+  /**
+   * From a given sequence, not "new": an ordered consumer that resets (missed heartbeats, a
+   * reconnect) starts again after the last message it read, and one that has read nothing would
+   * otherwise start again from the stream's first message and replay every cancellation ever made.
+   */
+  private async open(js: JetStreamClient, from: number): Promise<void> {
+    const consumer = await js.consumers.get(STREAM, {
+      name_prefix: `${CONSUMER_PREFIX}${randomUUID().replaceAll('-', '')}`,
+      filter_subjects: [eventTypeSubjects('task', 'TaskCancellationRequested')],
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: from,
+    })
+    this.consumer = consumer
+    this.messages = await consumer.consume()
+    void this.follow(js, consumer, this.messages, from)
+  }
+
+  /** Reads until stopped; a consumer that gives up (NATS away for long) is replaced by one starting where it stopped. */
+  private async follow(js: JetStreamClient, consumer: Consumer, messages: ConsumerMessages, from: number): Promise<void> {
+    let next = from
     try {
       for await (const msg of messages) {
+        next = msg.seq + 1
         const taskId = msg.subject.split('.')[3]
         if (taskId) this.cancel(taskId)
       }
     } catch (err) {
-      this.log.error({ err }, 'cancellations: the consumer failed; running tasks can no longer be cancelled on this worker')
+      this.log.warn({ err }, 'cancellations: the consumer failed; following again')
+    }
+    await settleWithin(closeOrdered(consumer, messages), STOP_MS)
+    while (!this.stopping) {
+      await sleep(REOPEN_MS)
+      if (this.stopping) return
+      try {
+        return await this.open(js, next)
+      } catch (err) {
+        this.log.warn({ err }, 'cancellations: could not follow again yet')
+      }
     }
   }
 
@@ -79,6 +109,7 @@ export class RunCancellations {
 
   /** Deletes the consumer; with NATS away, it is left to the server's inactive threshold after STOP_MS. */
   async stop(): Promise<void> {
+    this.stopping = true
     if (this.consumer) await settleWithin(closeOrdered(this.consumer, this.messages), STOP_MS)
   }
 

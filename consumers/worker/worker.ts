@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { Infra } from '../../src/infra/context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
-import { MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
+import { HandlingFailures, MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
 import type { AgentProvider } from '../agents/provider.js'
@@ -60,6 +60,8 @@ export class TaskWorker {
   /** Tasks holding one of the `concurrency` slots: from their claim until their agent run returns. */
   private slots = 0
   private readonly shutdown = new AbortController()
+  /** How often each TaskCreated's handling failed here, outages aside (failed-messages.ts). */
+  private readonly failures = new HandlingFailures()
   private readonly log: Logger
   private fetching: ConsumerMessages | undefined
   private loop: Promise<void> | undefined
@@ -81,7 +83,7 @@ export class TaskWorker {
 
   async start(): Promise<void> {
     await this.ensureConsumer()
-    await this.cancellations.listen(this.infra.js)
+    await this.cancellations.listen(this.infra.js, this.infra.jsm)
     this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
     this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
     await this.beat()
@@ -199,7 +201,10 @@ export class TaskWorker {
         this.dispatch()
       }
       const run = tracedRun(msg, ref, () => runTask(ctx, ref, release))
-        .then(() => this.settle(ref.taskId, msg, (m) => m.ack()))
+        .then(() => {
+          this.failures.forget(msg)
+          this.settle(ref.taskId, msg, (m) => m.ack())
+        })
         .catch((err: unknown) => {
           // Asked again just after the claimer's heartbeat runs out; the claimer's own end usually comes first.
           if (err instanceof ClaimerAliveError) {
@@ -218,18 +223,19 @@ export class TaskWorker {
 
   /**
    * NATS or MongoDB out of reach: the message goes back for another try, for as long as that
-   * lasts. Any other failure would fail the same way forever: after MAX_HANDLING_ATTEMPTS
-   * deliveries the message is terminated and recorded as poison (failed-messages.ts), and the
+   * lasts. Any other failure would fail the same way forever: after MAX_HANDLING_ATTEMPTS such
+   * failures the message is terminated and recorded as poison (failed-messages.ts), and the
    * task stays as the log has it (a pending one can still be cancelled).
    */
   private handleFailure(ref: TaskRef, msg: JsMsg, err: unknown): void {
-    const attempts = msg.info.deliveryCount
-    if (isDependencyUnavailable(err) || attempts < MAX_HANDLING_ATTEMPTS) {
+    const attempts = isDependencyUnavailable(err) ? 0 : this.failures.add(msg)
+    if (attempts < MAX_HANDLING_ATTEMPTS) {
       this.log.error({ err, taskId: ref.taskId, attempts }, 'could not process task; it will be redelivered')
       this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
       return
     }
     const reason = `given up after ${attempts} attempts: ${err instanceof Error ? err.message : String(err)}`
+    this.failures.forget(msg)
     this.settle(ref.taskId, msg, (m) => m.term(reason))
     void new PoisonMessages(this.infra.db, this.log).record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, 'worker')
   }

@@ -8,7 +8,7 @@ import type { ReadModels } from './read-models.js'
 import type { Logger } from 'pino'
 
 /** While a backlog is applied, how often the checkpoints of partitions a batch did not write to still move. */
-const IDLE_CHECKPOINT_MS = 500
+export const IDLE_CHECKPOINT_MS = 500
 
 /**
  * One projection a runner writes, for one pass over its stream: the generation it writes
@@ -19,6 +19,10 @@ export class Member {
   readonly applier: BatchApplier
   readonly halts: Halts
   private allCheckpointsWrittenAt = 0
+  /** The checkpoint last written, by partition. */
+  private readonly written: Map<number, number>
+  /** Writes the idle partitions' checkpoints once the batches stop (see checkpointsToWrite). */
+  idleCheckpoints: NodeJS.Timeout | undefined
 
   constructor(
     readonly projection: Projection,
@@ -29,6 +33,7 @@ export class Member {
     log: Logger,
     options: { readonly live: boolean },
   ) {
+    this.written = new Map(checkpoints)
     const sharedWithCommands = projection.inline && options.live
     this.applier = new BatchApplier(readModels.collection(projection, generation), projection, { sharedWithCommands })
     this.halts = new Halts(readModels, log, projection)
@@ -56,18 +61,29 @@ export class Member {
   }
 
   /**
-   * Each partition has a checkpoint document of its own (read-models.ts). While more events
-   * are pending, the partitions the batch wrote to move theirs, and the others every
-   * IDLE_CHECKPOINT_MS (so that progress shows); once caught up, every partition held moves to
-   * the batch's end, so that an idle partition's checkpoint reaches the stream's head too.
-   * Progress announcements carry all of them after every batch.
+   * Each partition has a checkpoint document of its own (read-models.ts). A batch moves the
+   * checkpoints of the partitions it wrote to; the other partitions held move every
+   * IDLE_CHECKPOINT_MS while batches come (so that progress shows) and once more that long after
+   * the last batch (`behind`, scheduled by the runner), so that an idle partition's checkpoint
+   * reaches the stream's head too without a write per partition per batch. Progress
+   * announcements carry all of them after every batch.
    */
   checkpointsToWrite(events: readonly RecordedEvent[], last: JsMsg): readonly number[] {
     const now = Date.now()
-    if (last.info.pending === 0 || now - this.allCheckpointsWrittenAt >= IDLE_CHECKPOINT_MS) {
+    if (now - this.allCheckpointsWrittenAt >= IDLE_CHECKPOINT_MS) {
       this.allCheckpointsWrittenAt = now
-      return [...this.checkpoints.keys()]
+      return this.behind(last.seq)
     }
     return [...new Set(events.map((event) => partitionOf(event.accountId)))]
+  }
+
+  /** Remembers what was written. */
+  wrote(partitions: readonly number[], seq: number): void {
+    for (const partition of partitions) this.written.set(partition, Math.max(this.written.get(partition) ?? 0, seq))
+  }
+
+  /** The partitions held whose stored checkpoint is before `seq`. */
+  behind(seq: number): number[] {
+    return [...this.checkpoints.keys()].filter((partition) => (this.written.get(partition) ?? 0) < seq)
   }
 }

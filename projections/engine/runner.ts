@@ -6,7 +6,7 @@ import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
 import { batchesOf } from './batches.js'
-import { Member } from './member.js'
+import { IDLE_CHECKPOINT_MS, Member } from './member.js'
 import { ROOT_CONTEXT } from '@opentelemetry/api'
 import { inSpan, linksTo, SpanKind } from '../../src/infra/tracing/spans.js'
 import { ALL_PARTITIONS } from './partitions.js'
@@ -230,11 +230,28 @@ export class ProjectionRunner {
   private async advance(member: Member, events: readonly RecordedEvent[], msg: JsMsg, last: number): Promise<void> {
     const { readModels, nc } = this.deps
     const { projection, generation } = member
-    await readModels.advance(projection, generation, msg.seq, member.checkpointsToWrite(events, msg))
+    const partitions = member.checkpointsToWrite(events, msg)
+    await readModels.advance(projection, generation, msg.seq, partitions)
+    member.wrote(partitions, msg.seq)
+    this.writeIdleCheckpointsLater(member, msg.seq)
     await member.halts.clearPassed(generation, this.partitions, msg.seq)
     if (nc) publishProgress(nc, projection, generation, msg.seq, this.partitions)
     this.options.onApplied?.(projection, events)
     this.options.onProgress?.(projection.name, msg.seq, Math.max(last, msg.seq + msg.info.pending))
+  }
+
+  /** See Member.checkpointsToWrite: the partitions a batch did not write to follow a moment after the last one. */
+  private writeIdleCheckpointsLater(member: Member, seq: number): void {
+    clearTimeout(member.idleCheckpoints)
+    if (member.behind(seq).length === 0) return
+    member.idleCheckpoints = setTimeout(() => {
+      const partitions = member.behind(seq)
+      this.deps.readModels
+        .advance(member.projection, member.generation, seq, partitions)
+        .then(() => member.wrote(partitions, seq))
+        .catch((err: unknown) => this.deps.log.warn({ err, projection: member.projection.name }, "could not move the idle partitions' checkpoints; the next batch will"))
+    }, IDLE_CHECKPOINT_MS)
+    member.idleCheckpoints.unref()
   }
 
   /**

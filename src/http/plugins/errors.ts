@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { BudgetExhaustedError, ConflictError, DomainError, InvalidInputError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors.js'
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
 import { PATTERN_MESSAGES } from '../schemas/common.js'
-import { errorBody, type ErrorCode } from '../schemas/errors.js'
+import { ERROR_CODES, errorBody, type ErrorCode, type ErrorStatusWithCode } from '../schemas/errors.js'
 
 const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [InvalidInputError, 400],
@@ -38,7 +38,7 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     const status = err.statusCode ?? 500
     if (status >= 400 && status < 500 && !(err instanceof DomainError)) {
-      return reply.code(status).send(errorBody(FRAMEWORK_CODES[status] ?? 'malformed_request', err.message))
+      return reply.code(status).send(errorBody(FRAMEWORK_CODES[status] ?? ERROR_CODES[status as ErrorStatusWithCode]?.[0] ?? 'malformed_request', err.message))
     }
     request.log.error({ err }, 'unhandled error')
     return reply.code(500).send(errorBody('internal_error', 'internal error'))

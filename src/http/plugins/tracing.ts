@@ -11,28 +11,25 @@ const spans = new WeakMap<FastifyRequest, Span>()
  * appends carry it on (src/infra/tracing/spans.ts). No-ops unless tracing is on.
  */
 export default fp(async function tracing(app: FastifyInstance) {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched'
     const parent = propagation.extract(ROOT_CONTEXT, request.headers)
-    const span = tracer.startSpan(
-      `${request.method} ${route}`,
-      {
-        kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': request.method, 'http.route': route, 'url.path': request.url.split('?')[0] ?? '' },
-      },
-      parent,
-    )
+    const attributes = { 'http.request.method': request.method, 'http.route': route, 'url.path': request.url.split('?')[0] ?? '' }
+    const span = tracer.startSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes }, parent)
     spans.set(request, span)
+    // A hijacked answer (an SSE stream) never reaches onResponse: its span ends with the connection.
+    reply.raw.once('close', () => end(request, reply.raw.statusCode))
     context.with(trace.setSpan(parent, span), done)
   })
-  app.addHook('onResponse', async (request, reply) => {
-    const span = spans.get(request)
-    if (!span) return
-    span.setAttribute('http.response.status_code', reply.statusCode)
-    if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
-    span.end()
-  })
-  app.addHook('onRequestAbort', async (request) => {
-    spans.get(request)?.end()
-  })
+  app.addHook('onResponse', async (request, reply) => end(request, reply.statusCode))
 })
+
+/** Ends a request's span once, however the request ends. */
+function end(request: FastifyRequest, status: number): void {
+  const span = spans.get(request)
+  if (!span) return
+  spans.delete(request)
+  span.setAttribute('http.response.status_code', status)
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+  span.end()
+}

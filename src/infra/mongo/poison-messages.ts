@@ -66,18 +66,34 @@ export class PoisonMessages {
   }
 
   async count(): Promise<number> {
-    return (await this.collection.distinct('message')).length
+    return new Set((await this.sightings()).map((sighting) => sighting.message)).size
   }
 
   /** The newest `limit` messages, each with every consumer that met it. */
   async latest(limit: number): Promise<PoisonReport[]> {
-    const sightings = await this.collection.find({}).sort({ seenAt: -1 }).limit(SIGHTINGS_READ).toArray()
     const reports = new Map<string, PoisonReport>()
-    for (const { message, stream, seq, subject, reason, consumer, seenAt } of sightings.reverse()) {
+    for (const { message, stream, seq, subject, reason, consumers, seenAt } of (await this.sightings()).reverse()) {
       const report = reports.get(message)
-      if (report) report.seenBy.push(consumer)
-      else reports.set(message, { stream, seq, subject, reason, firstSeenAt: seenAt, seenBy: [consumer] })
+      if (report) report.seenBy.push(...consumers)
+      else reports.set(message, { stream, seq, subject, reason, firstSeenAt: seenAt, seenBy: [...consumers] })
     }
     return [...reports.values()].sort((a, b) => b.firstSeenAt.getTime() - a.firstSeenAt.getTime()).slice(0, limit)
+  }
+
+  /**
+   * The newest sightings first. Documents of the version before one document per sighting
+   * (`<stream>#<seq>`, `firstSeenAt`, `seenBy`: written by a build that never reached a release,
+   * perhaps on a laptop) read as the sightings they hold.
+   */
+  private async sightings(): Promise<{ message: string; stream: string; seq: number; subject: string; reason: string; consumers: string[]; seenAt: Date }[]> {
+    const docs = await this.collection.find({}).limit(SIGHTINGS_READ).toArray()
+    return docs
+      .map((doc) => {
+        const earlier = doc as Partial<Sighting> & { _id: string; firstSeenAt?: Date; seenBy?: string[] }
+        const { stream = '', seq = 0, subject = '', reason = '' } = earlier
+        const consumers = earlier.consumer !== undefined ? [earlier.consumer] : (earlier.seenBy ?? [])
+        return { message: earlier.message ?? earlier._id, stream, seq, subject, reason, consumers, seenAt: earlier.seenAt ?? earlier.firstSeenAt ?? new Date(0) }
+      })
+      .sort((a, b) => b.seenAt.getTime() - a.seenAt.getTime())
   }
 }

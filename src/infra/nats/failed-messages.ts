@@ -4,13 +4,44 @@ import type { PoisonMessages } from '../mongo/poison-messages.js'
 import { isDependencyUnavailable } from '../unavailable.js'
 import { UndecodableMessageError } from './decode.js'
 
-/** Deliveries of a message whose handling fails for a reason other than an outage, before it is given up. */
+/** Failed handlings of one message, for a reason other than an outage, before it is given up. */
 export const MAX_HANDLING_ATTEMPTS = 5
+/** Messages whose failures a process keeps count of at once; the oldest counts are dropped first. */
+const TRACKED = 10_000
+
+/**
+ * How often each message's handling has failed in this process. Not the delivery count: a
+ * consumer also hands messages back on purpose (a webhook's backoff, a task whose claimer is
+ * alive) and during outages, and none of those is a failure to handle it.
+ */
+export class HandlingFailures {
+  private readonly counts = new Map<string, number>()
+
+  /** Counts one more failure of `msg`; returns how many there have been. */
+  add(msg: JsMsg): number {
+    const key = keyOf(msg)
+    const count = (this.counts.get(key) ?? 0) + 1
+    this.counts.delete(key)
+    this.counts.set(key, count)
+    if (this.counts.size > TRACKED) this.counts.delete(this.counts.keys().next().value!)
+    return count
+  }
+
+  /** Forgets `msg`: it was handled, or given up. */
+  forget(msg: JsMsg): void {
+    this.counts.delete(keyOf(msg))
+  }
+}
+
+function keyOf(msg: JsMsg): string {
+  return `${msg.info.stream}#${msg.seq}`
+}
 
 export interface FailedMessagePolicy {
   /** Who gives it up, as `mats projections status` names it (`webhooks:fan-out`). */
   readonly consumer: string
   readonly poison: PoisonMessages
+  readonly failures: HandlingFailures
   readonly log: Logger
   /** How much later a message comes back after a failure. */
   readonly retryMs: number
@@ -20,18 +51,22 @@ export interface FailedMessagePolicy {
  * What a durable consumer does with a message it could not handle. An outage of NATS or
  * MongoDB hands it back for later, for as long as it lasts. A message that is not an event
  * would fail the same way forever: it is terminated at once (the server never delivers it
- * again) and recorded as poison. Any other failure is retried MAX_HANDLING_ATTEMPTS times,
- * then terminated and recorded the same way, so that one bad message never holds up the
- * consumer (the webhooks fan-out hands out one event at a time) or spins for good.
+ * again) and recorded as poison. Any other failure is retried until it has happened
+ * MAX_HANDLING_ATTEMPTS times, then the message is terminated and recorded the same way, so
+ * that one bad message never holds up the consumer (the webhooks fan-out hands out one event
+ * at a time) or spins for good.
  */
 export async function settleFailed(msg: JsMsg, err: unknown, policy: FailedMessagePolicy): Promise<void> {
-  const { consumer, poison, log, retryMs } = policy
-  const attempts = msg.info.deliveryCount
-  if (isDependencyUnavailable(err) || (!(err instanceof UndecodableMessageError) && attempts < MAX_HANDLING_ATTEMPTS)) {
-    log.error({ err, subject: msg.subject, seq: msg.seq, attempts }, `${consumer}: could not handle a message; it will be delivered again`)
-    return msg.nak(retryMs)
+  const { consumer, poison, failures, log, retryMs } = policy
+  const undecodable = err instanceof UndecodableMessageError
+  const failed = isDependencyUnavailable(err) || undecodable ? 0 : failures.add(msg)
+  if (!undecodable && failed < MAX_HANDLING_ATTEMPTS) {
+    log.error({ err, subject: msg.subject, seq: msg.seq, failed }, `${consumer}: could not handle a message; it will be delivered again`)
+    msg.nak(retryMs)
+    return
   }
+  failures.forget(msg)
   msg.term(err instanceof Error ? err.message : String(err))
-  const reason = err instanceof UndecodableMessageError ? err.reason : `given up after ${attempts} attempts: ${err instanceof Error ? err.message : String(err)}`
+  const reason = undecodable ? err.reason : `given up after ${failed} attempts: ${err instanceof Error ? err.message : String(err)}`
   await poison.record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, consumer)
 }

@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Link, type Span, type SpanOptions } from '@opentelemetry/api'
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Link, type Span, type SpanOptions } from '@opentelemetry/api'
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node'
 
 /**
@@ -30,9 +30,13 @@ export async function inSpan<T>(name: string, options: SpanOptions, work: (span:
   })
 }
 
-/** NATS headers carrying the active span's context, or undefined when nothing is traced (no headers are sent then). */
+/**
+ * NATS headers carrying the active span's context (sampled or not, so that the consumer keeps
+ * the caller's sampling decision), or undefined when there is no trace (no headers are sent then).
+ */
 export function traceHeaders(): MsgHdrs | undefined {
-  if (!trace.getSpan(context.active())?.isRecording()) return undefined
+  const spanContext = trace.getSpanContext(context.active())
+  if (!spanContext || !isSpanContextValid(spanContext)) return undefined
   const carrier = natsHeaders()
   propagation.inject(context.active(), carrier, setter)
   return carrier
