@@ -190,17 +190,8 @@ t.test('given three consumers meeting the same poison messages at the same momen
 
 t.test('given a poison document written before one document per sighting, then it is still counted and listed with who met it', async (t) => {
   const db = infra.mongo.db('poison_earlier')
-  await db
-    .collection('poison_messages')
-    .insertOne({
-      _id: 'MATS_TASKS#7',
-      stream: 'MATS_TASKS',
-      seq: 7,
-      subject: 'mats.task.a.b.TaskCreated',
-      reason: 'not JSON',
-      firstSeenAt: new Date(1000),
-      seenBy: ['worker', 'projection:tasks'],
-    } as never)
+  const earlier = { _id: 'MATS_TASKS#7', stream: 'MATS_TASKS', seq: 7, subject: 'mats.task.a.b.TaskCreated', reason: 'not JSON', firstSeenAt: new Date(1000), seenBy: ['worker', 'projection:tasks'] }
+  await db.collection<{ _id: string }>('poison_messages').insertOne(earlier)
   const poison = new PoisonMessages(db, infra.log)
   await poison.record({ stream: 'MATS_TASKS', seq: 9, subject: 'mats.task.a.c.TaskCreated', reason: 'not JSON' }, 'worker')
   t.equal(await poison.count(), 2)
