@@ -1,4 +1,6 @@
+import { Kvm } from '@nats-io/kv'
 import t, { type Test } from 'tap'
+import type { Infra } from '../../src/infra/context.js'
 import { startService } from '../../src/service.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { endedTaskIds, startClusterServers, streamLeader } from '../helpers/cluster.js'
@@ -50,7 +52,9 @@ t.test('a 3-node R3 cluster: 1,000 tasks all end, none left pending, none run tw
   t.same(lifecycleViolations(histories), [], 'no task started twice or ended twice')
   const completed = posted.ids.filter((id) => histories.get(id)?.at(-1)?.type === 'TaskCompleted').length
   t.equal(completed, 1000, 'every task completed')
-  t.comment(`cluster: 1000 tasks, ${stranded.length} stranded, ${completed} completed`)
+  const held = await identityEntriesHeld(service.infra)
+  t.equal(held, 0, 'no identity entry is left held: every claim released its own')
+  t.comment(`cluster: 1000 tasks, ${stranded.length} stranded, ${lifecycleViolations(histories).length} run twice, ${completed} completed, ${held} identity entries left held`)
 
   const again = await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction: 'cluster brief number 7' })
   t.equal(again.status, 201, 'a brief whose task ended can be posted again: its identity entry was released')
@@ -130,3 +134,12 @@ t.test('3-node R3 cluster, identical briefs raced through two API processes on d
     )
   }
 })
+
+/** Keys of the identical-task bucket that still hold a task (a PUT); released ones end in a delete marker. */
+async function identityEntriesHeld(infra: Infra): Promise<number> {
+  const root = '$KV.mats_pending_tasks.'
+  const info = await infra.jsm.streams.info('KV_mats_pending_tasks', { subjects_filter: `${root}>` })
+  const kv = await new Kvm(infra.js).open('mats_pending_tasks')
+  const entries = await Promise.all(Object.keys(info.state.subjects ?? {}).map((subject) => kv.get(subject.slice(root.length))))
+  return entries.filter((entry) => entry?.operation === 'PUT').length
+}

@@ -13,15 +13,28 @@ export interface ClusterServers extends TestServers {
   readonly cluster: LocalCluster
 }
 
-/** Three routed nats-servers (JetStream, R3-capable) and a MongoDB-wire server, per test. */
+/**
+ * Three routed nats-servers (JetStream, R3-capable) and a MongoDB-wire server, per test. A
+ * cluster that elects no meta leader in time (a port another process took between our asking
+ * for it and the server binding it, so a route never forms) is replaced by one on new ports, once.
+ */
 export async function startClusterServers(t: Test): Promise<ClusterServers> {
   const dir = await mkdtemp(join(tmpdir(), 'mats-cluster-'))
-  const [cluster, mongo] = await Promise.all([startNatsCluster({ dataDir: join(dir, 'nats') }), startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' })])
+  const mongo = await startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' })
+  let cluster: LocalCluster | undefined
   t.teardown(async () => {
-    await Promise.all([cluster.stop(), mongo.stop()])
+    await Promise.all([cluster?.stop(), mongo.stop()])
     await rm(dir, { recursive: true, force: true })
   })
-  await jetStreamReady(cluster.url)
+  for (let attempt = 1; ; attempt++) {
+    cluster = await startNatsCluster({ dataDir: join(dir, `nats-${attempt}`) })
+    const ready = await jetStreamReady(cluster.url).then(
+      () => true,
+      (err: unknown) => (attempt < 2 ? false : Promise.reject(err)),
+    )
+    if (ready) break
+    await cluster.stop()
+  }
   const [first] = cluster.nodes
   if (!first) throw new Error('the cluster has no nodes')
   return { natsUrl: cluster.url, mongoUrl: mongo.url, nats: first, mongo, dir, cluster }
@@ -39,7 +52,7 @@ async function jetStreamReady(url: string): Promise<void> {
           () => true,
           () => false,
         ),
-      30_000,
+      20_000,
       200,
     )
   } finally {

@@ -170,7 +170,18 @@ export interface LocalCluster {
  */
 export async function startNatsCluster(opts: NatsOptions & { size?: number }): Promise<LocalCluster> {
   const size = opts.size ?? 3
-  const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() })))
+  // Distinct ports: two quick asks for a free port may be given the same one.
+  const taken = new Set<number>()
+  const distinctFreePort = async (): Promise<number> => {
+    for (;;) {
+      const port = await freePort()
+      if (taken.has(port)) continue
+      taken.add(port)
+      return port
+    }
+  }
+  const ports: { client: number; route: number }[] = []
+  for (let i = 0; i < size; i++) ports.push({ client: await distinctFreePort(), route: await distinctFreePort() })
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`).join(', ')
   const nodes = await Promise.all(
     ports.map(async (p, i) => {
