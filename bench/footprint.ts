@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { buildDist, distIsCurrent } from '../bin/dist.js'
+import { DEV_NODE_FLAGS } from '../bin/node-flags.js'
 import { freePort } from '../src/infra/local/servers.js'
 import { benchServers } from './harness.js'
 import { show, spread } from './stats.js'
@@ -36,8 +37,8 @@ async function residentMiB(pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) / 1024
 }
 
-async function idleResidentMiB(env: Record<string, string>): Promise<number[]> {
-  const child = spawn(process.execPath, [MATS, 'start', '--role', 'all'], { env: { ...process.env, ...env, PORT: String(await freePort()), LOG_LEVEL: 'warn' }, stdio: 'ignore' })
+async function idleResidentMiB(env: Record<string, string>, nodeFlags: readonly string[] = []): Promise<number[]> {
+  const child = spawn(process.execPath, [...nodeFlags, MATS, 'start', '--role', 'all'], { env: { ...process.env, ...env, PORT: String(await freePort()), LOG_LEVEL: 'warn' }, stdio: 'ignore' })
   try {
     await new Promise((done) => setTimeout(done, IDLE_S * 1000))
     if (child.exitCode !== null) throw new Error(`mats start exited ${child.exitCode}`)
@@ -63,6 +64,9 @@ try {
   commandLatency('mats accounts create', ['accounts', 'create', '--name', 'Footprint', '--json'], env)
   const rss = await idleResidentMiB(env)
   console.log(`${'mats start (all roles), idle RSS'.padEnd(34)} ${show(spread(rss), 1)} MiB`)
+  // What `npm start` runs: the same process with the young generation it gives a laptop (scripts/start.mjs).
+  const laptop = await idleResidentMiB(env, DEV_NODE_FLAGS)
+  console.log(`${'  the same as npm start runs it'.padEnd(34)} ${show(spread(laptop), 1)} MiB (${DEV_NODE_FLAGS.join(' ')}; goal ≤ 130)`)
 } finally {
   await servers.stop()
 }

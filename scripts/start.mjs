@@ -9,6 +9,7 @@ import { createConnection } from 'node:net'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildDist, distIsCurrent } from '../bin/dist.js'
+import { DEV_NODE_FLAGS } from '../bin/node-flags.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const say = (line) => process.stdout.write(`[mats] ${line}\n`)
@@ -92,7 +93,7 @@ if (!distIsCurrent(root)) {
   say(`compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 }
 
-const child = spawn(process.execPath, [join(root, 'bin', 'mats.js'), 'dev', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
+const child = spawn(process.execPath, [...DEV_NODE_FLAGS, join(root, 'bin', 'mats.js'), 'dev', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
 // Ctrl-C reaches the whole process group; mats stops itself and its servers, and we wait for it.
 process.on('SIGINT', () => {})
 process.on('SIGTERM', () => child.kill('SIGTERM'))
