@@ -58,6 +58,8 @@ export class ProjectionRunner {
   private readonly batchSize: number
   private readonly partitions: readonly number[]
   private readonly poison: PoisonMessages
+  /** The projections being written in the pass under way. */
+  private members: readonly Member[] = []
   /** Projections stopped on an event they cannot apply, by name, with the generation they stopped in. */
   private readonly halted = new Map<string, number>()
 
@@ -102,6 +104,8 @@ export class ProjectionRunner {
   stop(): void {
     this.stopped = true
     void this.messages?.close()
+    // Idle partitions' checkpoints stay where they are: whoever takes the partitions over reads on from there.
+    for (const member of this.members) clearTimeout(member.idleCheckpoints)
   }
 
   /** Following the active generations for good, not replaying into given ones (rebuilds, tests' catch-ups). */
@@ -116,6 +120,7 @@ export class ProjectionRunner {
   /** True when done for good; false to start over (a generation changed, a stopped projection was fixed). */
   private async runOnce(): Promise<boolean> {
     const members = await this.openMembers()
+    this.members = members
     if (members.length === 0) return this.waitWhileAllHalted()
     const from = Math.min(...members.map((m) => m.from))
     const last = await this.lastSequence()
