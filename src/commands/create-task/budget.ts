@@ -5,7 +5,7 @@ import { Account } from '../../domain/accounts/account.js'
 import { BudgetExhaustedError, NotFoundError } from '../../domain/errors.js'
 import { formatUsd } from '../../domain/money.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
-import type { EventStore } from '../../infra/nats/event-store.js'
+import { EventStoreUnavailableError, type EventStore } from '../../infra/nats/event-store.js'
 
 /** How long a check waits for this process's view of spend to reach the end of the task stream. */
 const CATCH_UP_MS = 2000
@@ -57,8 +57,14 @@ export class Budgets {
   }
 
   /** Reserves `micros` for task `taskId`, or throws BudgetExhaustedError (402). */
-  async reserve(accountId: string, taskId: string, now: Date, micros: number): Promise<void> {
-    const known = await this.asOfLog(accountId, now)
+  /**
+   * Reserves `micros` for task `taskId`, or throws BudgetExhaustedError (402). `checkBy`: a
+   * time past which the view must not be waited for: when it has not reached the log's head by
+   * then (NATS slow or away), the check is refused as NATS out of reach is (503), rather than
+   * decided on spend it may not have seen.
+   */
+  async reserve(accountId: string, taskId: string, now: Date, micros: number, checkBy?: number): Promise<void> {
+    const known = await this.asOfLog(accountId, now, checkBy)
     // From here on, one synchronous turn: concurrent requests in this process see each other's grants.
     const { budgetMicros, spentMicros, reservedMicros } = this.withGrants(known)
     if (spentMicros + reservedMicros >= budgetMicros) {
@@ -68,11 +74,13 @@ export class Budgets {
   }
 
   /** The account's budget and its spend document as of the task stream's end when asked. */
-  private async asOfLog(accountId: string, now: Date): Promise<AsOfLog> {
+  private async asOfLog(accountId: string, now: Date, checkBy?: number): Promise<AsOfLog> {
     const docId = spendId(accountId, billingMonth(now))
     const [account, fence] = await Promise.all([this.deps.events.load(Account, { accountId, aggregateId: accountId }), this.deps.events.head('task')])
     if (account.state.status !== 'active') throw new NotFoundError('account not found')
-    const { doc, caughtUp } = await this.view.get(docId, fence, CATCH_UP_MS)
+    const waitMs = checkBy === undefined ? CATCH_UP_MS : Math.max(0, Math.min(CATCH_UP_MS, checkBy - Date.now()))
+    const { doc, caughtUp } = await this.view.get(docId, fence, waitMs)
+    if (!caughtUp && checkBy !== undefined) throw new EventStoreUnavailableError(`the spend view did not reach the task stream's sequence ${fence} in time`)
     if (!caughtUp) this.deps.log.warn({ accountId, fence }, 'spend view is behind the log; budget checked against what it has')
     return { docId, budgetMicros: account.state.monthlyBudgetMicros, doc }
   }
