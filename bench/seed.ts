@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Session } from '../src/domain/sessions/session.js'
-import { taskFingerprint } from '../src/domain/tasks/identity.js'
-import { Task, type TaskEvent } from '../src/domain/tasks/task.js'
+import { Task } from '../src/domain/tasks/task.js'
+import { endedTaskDrafts } from '../test/helpers/mothers.js'
 import type { Infra } from '../src/infra/context.js'
 import { ConcurrencyError } from '../src/infra/nats/event-store.js'
 
@@ -25,26 +25,10 @@ export async function seedTasks(infra: Infra, accountId: string, count: number):
   let next = 0
   const one = async (i: number) => {
     const instruction = `Seeded brief number ${i}: plan the launch posts for the spring collection`
-    const month = new Date().toISOString().slice(0, 7)
-    const billing = { billingMonth: month, reservedMicros: 10_000 }
-    const drafts: TaskEvent[] = [
-      {
-        type: 'TaskCreated',
-        data: {
-          sessionId,
-          agentType: 'seo',
-          taskType: 'instruction',
-          instruction,
-          title: null,
-          priority: 'normal',
-          fingerprint: taskFingerprint(sessionId, 'seo', instruction),
-          parentTaskId: null,
-          ...billing,
-        },
-      },
-      { type: 'TaskStarted', data: { workerId: 'seed' } },
-      { type: 'TaskCompleted', data: { result: RESULT, usage: { provider: 'offline', model: 'seed', inputTokens: 300, outputTokens: 400 }, costMicros: 190, learnedFacts: [], ...billing } },
-    ]
+    const drafts = endedTaskDrafts(sessionId, instruction, {
+      workerId: 'seed',
+      completed: { result: RESULT, usage: { provider: 'offline', model: 'seed', inputTokens: 300, outputTokens: 400 }, costMicros: 190 },
+    })
     // A worker may claim the task between its TaskCreated and TaskStarted: it then runs it.
     await infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() }).catch((err: unknown) => {
       if (!(err instanceof ConcurrencyError)) throw err

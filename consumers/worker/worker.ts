@@ -6,9 +6,8 @@ import type { Logger } from 'pino'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { Infra } from '../../src/infra/context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
-import { HandlingFailures, MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
+import { HandlingFailures, verdictOn } from '../../src/infra/nats/failed-messages.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
-import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
 import { RunCancellations } from './cancellations.js'
@@ -228,14 +227,13 @@ export class TaskWorker {
    * task stays as the log has it (a pending one can still be cancelled).
    */
   private handleFailure(ref: TaskRef, msg: JsMsg, err: unknown): void {
-    const attempts = isDependencyUnavailable(err) ? 0 : this.failures.add(msg)
-    if (attempts < MAX_HANDLING_ATTEMPTS) {
-      this.log.error({ err, taskId: ref.taskId, attempts }, 'could not process task; it will be redelivered')
+    const verdict = verdictOn(msg, err, this.failures)
+    if (verdict.retry) {
+      this.log.error({ err, taskId: ref.taskId, failed: verdict.failed }, 'could not process task; it will be redelivered')
       this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
       return
     }
-    const reason = `given up after ${attempts} attempts: ${err instanceof Error ? err.message : String(err)}`
-    this.failures.forget(msg)
+    const { reason } = verdict
     this.settle(ref.taskId, msg, (m) => m.term(reason))
     void new PoisonMessages(this.infra.db, this.log).record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, 'worker')
   }

@@ -3,6 +3,8 @@ import { createAccount, type AccountCreatedView } from '../../src/commands/creat
 import { createApiKey, type CreatedApiKey } from '../../src/commands/create-api-key/create-api-key.js'
 import { operator } from '../../src/commands/execute.js'
 import type { Infra } from '../../src/infra/context.js'
+import { taskFingerprint } from '../../src/domain/tasks/identity.js'
+import type { TaskCompleted, TaskEvent } from '../../src/domain/tasks/task.js'
 import { ApiClient } from './http.js'
 
 /** Object mothers: the fixtures tests need, made through the real commands. */
@@ -35,3 +37,28 @@ export const aSessionBody = (overrides: Record<string, unknown> = {}) => ({
   targetAudience: 'Hobbyist rocketeers in North America',
   ...overrides,
 })
+
+/**
+ * A task's whole history, as a worker leaves it (TaskCreated, TaskStarted, TaskCompleted), to
+ * append straight to the log: stored history for benchmarks, odd histories for tests.
+ */
+export function endedTaskDrafts(sessionId: string, instruction: string, ended: { workerId?: string; completed?: Partial<TaskCompleted['data']> } = {}): TaskEvent[] {
+  const billing = { billingMonth: new Date().toISOString().slice(0, 7), reservedMicros: 10_000 }
+  const created = {
+    sessionId,
+    agentType: 'seo',
+    taskType: 'instruction',
+    instruction,
+    title: null,
+    priority: 'normal',
+    fingerprint: taskFingerprint(sessionId, 'seo', instruction),
+    parentTaskId: null,
+    ...billing,
+  } as const
+  const completed = { result: 'done', usage: { provider: 'offline', model: 'offline', inputTokens: 1, outputTokens: 1 }, costMicros: 1, learnedFacts: [], ...billing, ...ended.completed }
+  return [
+    { type: 'TaskCreated', data: created },
+    { type: 'TaskStarted', data: { workerId: ended.workerId ?? 'elsewhere' } },
+    { type: 'TaskCompleted', data: completed },
+  ]
+}

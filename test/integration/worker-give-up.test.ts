@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
-import { taskFingerprint } from '../../src/domain/tasks/identity.js'
-import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
+import { Task } from '../../src/domain/tasks/task.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
-import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { aCaller, aSessionBody, endedTaskDrafts } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { startService } from '../../src/service.js'
@@ -20,28 +19,7 @@ const { infra } = service
 async function aTaskWithAMissingSession(accountId: string): Promise<number> {
   const sessionId = randomUUID()
   const instruction = 'A brief whose session was never created'
-  const billing = { billingMonth: new Date().toISOString().slice(0, 7), reservedMicros: 10_000 }
-  const drafts: TaskEvent[] = [
-    {
-      type: 'TaskCreated',
-      data: {
-        sessionId,
-        agentType: 'seo',
-        taskType: 'instruction',
-        instruction,
-        title: null,
-        priority: 'normal',
-        fingerprint: taskFingerprint(sessionId, 'seo', instruction),
-        parentTaskId: null,
-        ...billing,
-      },
-    },
-    { type: 'TaskStarted', data: { workerId: 'elsewhere' } },
-    {
-      type: 'TaskCompleted',
-      data: { result: 'done', usage: { provider: 'offline', model: 'offline', inputTokens: 1, outputTokens: 1 }, costMicros: 1, learnedFacts: ['a fact for a session that is not there'], ...billing },
-    },
-  ]
+  const drafts = endedTaskDrafts(sessionId, instruction, { completed: { learnedFacts: ['a fact for a session that is not there'] } })
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
   const [created] = await infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() })
   return created!.seq

@@ -14,8 +14,10 @@ const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [RateLimitedError, 429],
 ]
 
-/** What fastify's own refusals (a body it cannot parse, too large, not JSON) mean. */
-const FRAMEWORK_CODES: Readonly<Record<number, ErrorCode>> = { 400: 'malformed_request', 413: 'body_too_large', 415: 'unsupported_media_type' }
+/** Fastify's own refusals (a body it cannot parse, too large, not JSON): the first code of their status, but a 400 means the request could not be read. */
+function frameworkCode(status: number): ErrorCode {
+  return status === 400 ? 'malformed_request' : (ERROR_CODES[status as ErrorStatusWithCode]?.[0] ?? 'malformed_request')
+}
 
 /** Seconds a client is asked to wait when NATS or MongoDB is out of reach: about one election or reconnect. */
 const RETRY_AFTER_S = 2
@@ -38,7 +40,7 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     const status = err.statusCode ?? 500
     if (status >= 400 && status < 500 && !(err instanceof DomainError)) {
-      return reply.code(status).send(errorBody(FRAMEWORK_CODES[status] ?? ERROR_CODES[status as ErrorStatusWithCode]?.[0] ?? 'malformed_request', err.message))
+      return reply.code(status).send(errorBody(frameworkCode(status), err.message))
     }
     request.log.error({ err }, 'unhandled error')
     return reply.code(500).send(errorBody('internal_error', 'internal error'))

@@ -2,15 +2,18 @@ import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace, type Span } 
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { SpanKind, tracer } from '../../infra/tracing/spans.js'
+import { tracingOn } from '../../infra/tracing/tracing.js'
 
 const spans = new WeakMap<FastifyRequest, Span>()
 
 /**
  * A server span per request (`POST /v1/tasks`, by route pattern), continuing the caller's
  * trace when it sends `traceparent`; the rest of the request runs in it, so the events it
- * appends carry it on (src/infra/tracing/spans.ts). No-ops unless tracing is on.
+ * appends carry it on (src/infra/tracing/spans.ts). Only when this process started tracing.
  */
 export default fp(async function tracing(app: FastifyInstance) {
+  // Off, the hooks would only make no-op spans: two per request on the hottest path.
+  if (!tracingOn()) return
   app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched'
     const parent = propagation.extract(ROOT_CONTEXT, request.headers)

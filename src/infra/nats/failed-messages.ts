@@ -47,26 +47,37 @@ export interface FailedMessagePolicy {
   readonly retryMs: number
 }
 
+/** What to do with a message whose handling failed: deliver it again, or give it up for this reason. */
+export type FailureVerdict = { readonly retry: true; readonly failed: number } | { readonly retry: false; readonly reason: string }
+
 /**
- * What a durable consumer does with a message it could not handle. An outage of NATS or
- * MongoDB hands it back for later, for as long as it lasts. A message that is not an event
- * would fail the same way forever: it is terminated at once (the server never delivers it
- * again) and recorded as poison. Any other failure is retried until it has happened
- * MAX_HANDLING_ATTEMPTS times, then the message is terminated and recorded the same way, so
- * that one bad message never holds up the consumer (the webhooks fan-out hands out one event
- * at a time) or spins for good.
+ * An outage of NATS or MongoDB hands a message back for later, for as long as it lasts. A
+ * message that is not an event would fail the same way forever: it is given up at once. Any
+ * other failure is retried until it has happened MAX_HANDLING_ATTEMPTS times, then given up, so
+ * that one bad message never holds up a consumer (the webhooks fan-out hands out one event at a
+ * time) or spins for good. Counts the failure in `failures`, and forgets the message when given up.
  */
+export function verdictOn(msg: JsMsg, err: unknown, failures: HandlingFailures): FailureVerdict {
+  const message = err instanceof Error ? err.message : String(err)
+  if (err instanceof UndecodableMessageError) {
+    failures.forget(msg)
+    return { retry: false, reason: err.reason }
+  }
+  const failed = isDependencyUnavailable(err) ? 0 : failures.add(msg)
+  if (failed < MAX_HANDLING_ATTEMPTS) return { retry: true, failed }
+  failures.forget(msg)
+  return { retry: false, reason: `given up after ${failed} attempts: ${message}` }
+}
+
+/** A durable consumer's failed message settled by its verdict: handed back later, or terminated and recorded as poison. */
 export async function settleFailed(msg: JsMsg, err: unknown, policy: FailedMessagePolicy): Promise<void> {
   const { consumer, poison, failures, log, retryMs } = policy
-  const undecodable = err instanceof UndecodableMessageError
-  const failed = isDependencyUnavailable(err) || undecodable ? 0 : failures.add(msg)
-  if (!undecodable && failed < MAX_HANDLING_ATTEMPTS) {
-    log.error({ err, subject: msg.subject, seq: msg.seq, failed }, `${consumer}: could not handle a message; it will be delivered again`)
+  const verdict = verdictOn(msg, err, failures)
+  if (verdict.retry) {
+    log.error({ err, subject: msg.subject, seq: msg.seq, failed: verdict.failed }, `${consumer}: could not handle a message; it will be delivered again`)
     msg.nak(retryMs)
     return
   }
-  failures.forget(msg)
-  msg.term(err instanceof Error ? err.message : String(err))
-  const reason = undecodable ? err.reason : `given up after ${failed} attempts: ${err instanceof Error ? err.message : String(err)}`
-  await poison.record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, consumer)
+  msg.term(verdict.reason)
+  await poison.record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason: verdict.reason }, consumer)
 }

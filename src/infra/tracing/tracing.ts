@@ -1,6 +1,13 @@
 import type { SpanProcessor } from '@opentelemetry/sdk-trace'
 import type { Logger } from 'pino'
 
+let started = false
+
+/** Whether this process started the SDK: what only tracing needs is then set up (a request's span). */
+export function tracingOn(): boolean {
+  return started
+}
+
 /** The OpenTelemetry SDK of this process, once started; shut down to flush what it holds. */
 export interface Tracing {
   shutdown(): Promise<void>
@@ -38,6 +45,7 @@ export async function startTracing(env: NodeJS.ProcessEnv, log: Logger, options:
     ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
   })
   sdk.start()
+  started = true
   log.info({ exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp', endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing on (OpenTelemetry)')
   return { shutdown: () => sdk.shutdown() }
 }
