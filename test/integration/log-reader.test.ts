@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type DirectBatchOptions, jetstream, jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+import t from 'tap'
+import { startNats } from '../../src/infra/local/servers.js'
+import { LogReader } from '../../src/infra/nats/log-reader.js'
+
+/**
+ * A direct batch asked for more messages than its filter has left makes nats-server look for
+ * them through the rest of the stream: an aggregate early in a long log took 49 ms to read at
+ * 300,000 messages. The reader asks for one, then for exactly what `Nats-Num-Pending` says is left.
+ */
+
+const dir = await mkdtemp(join(tmpdir(), 'mats-log-reader-'))
+const nats = await startNats({ dataDir: join(dir, 'nats') })
+const nc = await connect({ servers: nats.url })
+t.teardown(async () => {
+  await nc.close()
+  await nats.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+const jsm = await jetstreamManager(nc)
+const js = jetstream(nc)
+await jsm.streams.add({ name: 'LOG', subjects: ['log.>'], allow_direct: true })
+
+/** The batch sizes the reader asks the server for, through the real client. */
+const asked: number[] = []
+const getBatch = jsm.direct.getBatch.bind(jsm.direct)
+jsm.direct.getBatch = (stream: string, opts: DirectBatchOptions) => {
+  asked.push(opts.batch ?? Number.NaN)
+  return getBatch(stream, opts)
+}
+const reader = new LogReader(jsm)
+
+async function append(subject: string, count: number): Promise<number> {
+  let seq = 0
+  for (let i = 0; i < count; i++) seq = (await js.publish(subject, JSON.stringify({ i }))).seq
+  return seq
+}
+
+const early = await append('log.early.created', 1)
+await append('log.early.started', 1)
+const earlyLast = await append('log.early.completed', 1)
+await Promise.all(Array.from({ length: 20 }, (_, n) => append(`log.filler${n}.x`, 100)))
+let longLast = 0
+for (let round = 0; round < 6; round++) {
+  longLast = await append('log.long.step', 100)
+  await append('log.filler.between', 10)
+}
+
+t.test('given an aggregate of three messages at the start of a long stream, when it is read, then it asks for one and then for the two left', async (t) => {
+  asked.length = 0
+  const read = await reader.read('LOG', 'log.early.*', 1)
+  t.equal(read.lastSeq, earlyLast, 'read up to its last message')
+  t.ok(early < earlyLast, 'the aggregate is at the start of the stream')
+  t.same(asked, [1, 2], 'never asked for more than its filter holds')
+})
+
+t.test('given 600 messages on one filter among others, when read, then all of them, in batches of at most 256 that never overshoot', async (t) => {
+  asked.length = 0
+  const read = await reader.read('LOG', 'log.long.*', 1)
+  t.equal(read.lastSeq, longLast, 'read up to the last of the 600')
+  t.same(asked, [1, 256, 256, 87], 'one, then what is left, at most 256 at a time')
+})
+
+t.test('given nothing on a filter, when read, then nothing, in one request', async (t) => {
+  asked.length = 0
+  const read = await reader.read('LOG', 'log.absent.*', 1)
+  t.equal(read.lastSeq, 0)
+  t.same(read.events, [])
+  t.same(asked, [1])
+})
