@@ -13,6 +13,7 @@ import { resolve } from 'node:path'
 import { MongoClient } from 'mongodb'
 import { ALL_PROJECTIONS, ReadModels } from '../projections/index.js'
 import { benchServers, benchService } from './harness.js'
+import { otherDatabase } from '../test/helpers/servers.js'
 import { seedTasks } from './seed.js'
 import { show, spread } from './stats.js'
 
@@ -28,7 +29,7 @@ const writer = await benchService(servers.natsUrl, servers.mongoUrl, { RATE_LIMI
 const mongo = await new MongoClient(servers.mongoUrl).connect()
 
 function projector(database: string): ChildProcess {
-  const env = { ...process.env, NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl.replace(/\/[^/]*$/, `/${database}`), LOG_LEVEL: 'warn' }
+  const env = { ...process.env, NATS_URL: servers.natsUrl, MONGODB_URL: otherDatabase(servers, database), LOG_LEVEL: 'warn' }
   return spawn(process.execPath, ['--max-semi-space-size=8', MATS, 'start', '--role', 'projector'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
 }
 

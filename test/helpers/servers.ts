@@ -30,6 +30,6 @@ export async function startServers(t: Test, options: { natsConfig?: string } = {
 }
 
 /** Another database on the same server: a clean slate for comparing read models. */
-export function otherDatabase(servers: TestServers, name: string): string {
+export function otherDatabase(servers: Pick<TestServers, 'mongoUrl'>, name: string): string {
   return servers.mongoUrl.replace(/\/[^/]*$/, `/${name}`)
 }

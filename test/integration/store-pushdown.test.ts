@@ -96,7 +96,7 @@ t.test('given documents of every type, when finding, sorting and counting with a
     const collection = random.pick(kinds)
     const { filter, sort, skip, limit } = aQuery(random)
     const ask = async (client: MongoClient) => {
-      const docs = await client.db().collection(collection).find(filter).sort(sort).skip(skip).limit(limit).toArray()
+      const docs = await client.db().collection(collection).find(filter, { sort, skip, limit }).toArray()
       const counted = await client.db().collection(collection).countDocuments(filter)
       const { n } = await client.db().command({ count: collection, query: filter, ...(skip ? { skip } : {}), ...(limit ? { limit } : {}) })
       return { ...answer(docs, sort, skip === 0 && limit === 0), counted, n }
