@@ -22,7 +22,7 @@ export interface DelivererDeps {
   readonly jsm: JetStreamManager
   readonly readModels: ReadModels
   readonly box: SecretBox
-  /** Attempts made per delivery, so far: the job message itself cannot change (ADR 0021). */
+  /** Attempts made per delivery, so far: the job message itself cannot change (ADR 0025). */
   readonly tallies: KV
   readonly attempts: WebhookAttempts
   readonly log: Logger

@@ -14,7 +14,7 @@ import type { DeliveryJob } from './job.js'
 /**
  * Turns one task event into a delivery job per subscribed webhook of its account. The
  * consumer hands out one event at a time (max_ack_pending 1), so jobs are queued in the
- * log's order, which is what keeps a task's deliveries in order (ADR 0021).
+ * log's order, which is what keeps a task's deliveries in order (ADR 0025).
  */
 export async function fanOut(infra: Infra, msg: JsMsg): Promise<void> {
   const event = decodeEvent(msg)

@@ -20,7 +20,7 @@ const RETRY_AFTER_OUTAGE_MS = 2000
 /**
  * The `webhooks` role: the fan-out (task events to delivery jobs) and the deliverer (jobs
  * to signed POSTs, with retries), both on durable consumers shared by every process that
- * runs the role. See docs/webhooks.md and ADR 0021.
+ * runs the role. See docs/webhooks.md and ADR 0025.
  */
 export class WebhookService {
   private constructor(

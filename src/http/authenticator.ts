@@ -23,7 +23,7 @@ const MAX_CACHED_KEYS = 10_000
 const MAX_CACHED_MISSES = 10_000
 
 /**
- * Resolves a bearer key to its account. Lookups are cached for at most `ttlMs` (≤ 5 s),
+ * Resolves a bearer key to its account. Lookups are cached for at most `ttlMs` (`AUTH_CACHE_TTL_MS`, ≤ 4 s),
  * which bounds how long a revoked key keeps working in a process. Expiry is checked on
  * every request. Hashes no key has are cached the same way, apart, so a flood of made-up
  * keys neither reaches the database twice per hash nor pushes real keys out; a miss is

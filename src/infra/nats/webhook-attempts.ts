@@ -18,7 +18,7 @@ export interface DeliveryAttempt {
   readonly willRetry: boolean
 }
 
-/** The capped log of attempts: the stream keeps the last 100 per webhook (ADR 0021). */
+/** The capped log of attempts: the stream keeps the last 100 per webhook (ADR 0025). */
 export class WebhookAttempts {
   constructor(
     private readonly js: JetStreamClient,

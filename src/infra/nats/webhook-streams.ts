@@ -4,7 +4,7 @@ import { eventTypeSubjects } from './subjects.js'
 
 /**
  * Webhook deliveries are operational data, not history, so they live outside the event
- * log (ADR 0021): a work queue of jobs, one subject per (webhook, task) so that a task's
+ * log (ADR 0025): a work queue of jobs, one subject per (webhook, task) so that a task's
  * deliveries to one receiver go in order, and a capped log of attempts per webhook.
  */
 export const JOBS_STREAM = 'MATS_WEBHOOK_JOBS'
@@ -65,7 +65,7 @@ export async function ensureWebhookStreams(jsm: JetStreamManager, options: { rep
         filter_subjects,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.New,
-        // One event at a time across every webhooks process: jobs are queued in log order (ADR 0021).
+        // One event at a time across every webhooks process: jobs are queued in log order (ADR 0025).
         max_ack_pending: 1,
         ack_wait: 30_000 * NANOS_PER_MS,
         max_deliver: -1,
