@@ -34,6 +34,14 @@ interface PackedFile {
   readonly path: string
 }
 
+/** What test/fixtures/client-consumer/consumer.mjs prints. */
+interface ConsumerOutput {
+  session: { status: number; id: string; name: string; autonomy: string }
+  created: { status: number; location: string | null; task: { id: string } & Record<string, unknown> }
+  read: { status: number; task: Record<string, unknown> }
+  refused: { status: number; code: string }
+}
+
 const servers = await startServers(t)
 const service = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '0' } })
 const work = await mkdtemp(join(tmpdir(), 'mats-client-package-'))
@@ -58,7 +66,7 @@ t.test('given npm pack of the workspace, then the tarball holds the built JavaSc
 
 t.test('given the installed tarball, when an ES module script uses it against the running service, then it creates a session and a task, typed answers and errors included', async (t) => {
   const { key } = await aCaller(service.infra, service.url)
-  const printed = JSON.parse(await run(process.execPath, ['consumer.mjs'], { cwd: project, env: { MATS_URL: service.url, MATS_KEY: key.key } }))
+  const printed = JSON.parse(await run(process.execPath, ['consumer.mjs'], { cwd: project, env: { MATS_URL: service.url, MATS_KEY: key.key } })) as ConsumerOutput
 
   t.match(printed.session, { status: 201, name: 'From a packed client', autonomy: 'draft-only' }, 'POST /sessions')
   t.match(printed.created, { status: 201, task: { sessionId: printed.session.id, agentType: 'seo', status: 'completed', instruction: 'Audit the blog titles' } }, 'POST /tasks, held until it ended')
