@@ -1,49 +1,38 @@
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import { isIP } from 'node:net'
+import ipaddr from 'ipaddr.js'
 
 /**
- * Addresses a webhook must not reach unless the operator allows it: loopback, private,
- * link-local (cloud metadata at 169.254.169.254), shared, multicast and reserved ranges.
- * Otherwise a caller could make the service send requests into its own network (SSRF).
+ * Whether a webhook may reach `address` when the operator does not allow private ones:
+ * only global unicast, as ipaddr.js classifies it (`range() === 'unicast'`, which leaves out
+ * loopback, private, link-local with cloud metadata at 169.254.169.254, shared 100.64/10,
+ * multicast, documentation, benchmarking and reserved ranges). Otherwise a caller could make
+ * the service send requests into its own network (SSRF).
+ *
+ * IPv6 must also lie in 2000::/3, the global unicast space, which shuts out the deprecated
+ * IPv4-compatible form (`[::127.0.0.1]` parses as `::7f00:1`) and whatever ipaddr.js has no
+ * name for. An IPv6 address that carries an IPv4 one in its last 32 bits in a fixed place,
+ * IPv4-mapped (::ffff:0:0/96, where a dual-stack socket connects to that IPv4 address) and
+ * the well-known NAT64 prefix (64:ff9b::/96, which a NAT64 gateway translates to it), is
+ * judged by that IPv4 address. Every other transition form is refused: 64:ff9b:1::/48 (its
+ * layout is the operator's choice), 6to4 2002::/16, Teredo 2001::/32, ::ffff:0:0:0/96 (ADR 0028).
  */
-const NOT_PUBLIC = new BlockList()
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4')
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6')
-
-const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i
-
 export function isPublicAddress(address: string): boolean {
-  const mapped = MAPPED_IPV4.exec(address)?.[1]
-  if (mapped) return isPublicAddress(mapped)
-  const family = isIP(address)
-  if (family === 0) return false
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6')
+  if (isIP(address) === 0) return false
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast'
+  const v6 = parsed as ipaddr.IPv6
+  const embedded = embeddedIpv4(v6)
+  if (embedded) return embedded.range() === 'unicast'
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast'
+}
+
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3')
+const EMBEDDING_IN_LAST_32_BITS = [ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), ipaddr.IPv6.parseCIDR('64:ff9b::/96')]
+
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (!EMBEDDING_IN_LAST_32_BITS.some((prefix) => address.match(prefix))) return null
+  return new ipaddr.IPv4(address.toByteArray().slice(12))
 }
 
 export class AddressNotAllowedError extends Error {
@@ -57,14 +46,18 @@ export function hostOf(url: URL): string {
 
 /**
  * Every address `host` resolves to, each checked: one private address among public ones
- * is enough to refuse, since the connection might pick it. Throws AddressNotAllowedError.
+ * is enough to refuse, since the connection might pick it. Throws AddressNotAllowedError,
+ * whose message never names what the host resolved to: that would tell a caller what
+ * addresses the service's network has behind a name (the caller's own literal is echoed).
  */
 export async function publicAddressesOf(host: string, allowPrivate: boolean): Promise<{ address: string; family: number }[]> {
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolveAll(host)
+  const literal = isIP(host) !== 0
+  const addresses = literal ? [{ address: host, family: isIP(host) }] : await resolveAll(host)
   if (addresses.length === 0) throw new AddressNotAllowedError(`${host} has no address`)
-  if (!allowPrivate) {
-    const blocked = addresses.find(({ address }) => !isPublicAddress(address))
-    if (blocked) throw new AddressNotAllowedError(blocked.address === host ? `${host} is a loopback or private address` : `${host} resolves to ${blocked.address}, a loopback or private address`)
+  if (!allowPrivate && addresses.some(({ address }) => !isPublicAddress(address))) {
+    throw new AddressNotAllowedError(
+      literal ? `${host} is not a public address (loopback, private, link-local or reserved)` : `${host} resolves to an address that is not public (loopback, private, link-local or reserved)`,
+    )
   }
   return addresses
 }
