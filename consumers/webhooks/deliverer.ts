@@ -3,6 +3,7 @@ import type { KV } from '@nats-io/kv'
 import type { Logger } from 'pino'
 import { ownedWebhook, type ReadModels } from '../../projections/index.js'
 import { retryDelayMs, shouldGiveUp, type RetryPolicy } from '../../src/domain/webhooks/backoff.js'
+import { secretsToSignWith } from '../../src/domain/webhooks/secrets.js'
 import { signatureHeaders } from '../../src/domain/webhooks/signing.js'
 import type { SecretBox } from '../../src/infra/crypto/secret-box.js'
 import type { WebhookAttempts } from '../../src/infra/nats/webhook-attempts.js'
@@ -50,7 +51,8 @@ export class Deliverer {
       return msg.ack()
     }
     const tally = await this.count(job)
-    const headers = signatureHeaders(this.deps.box.open(hook.encryptedSecret), job.messageId, new Date(), job.body)
+    const secrets = secretsToSignWith(hook, new Date()).map((sealed) => this.deps.box.open(sealed))
+    const headers = signatureHeaders(secrets, job.messageId, new Date(), job.body)
     const outcome = await attemptDelivery(hook.url, headers, job.body, this.options)
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300
     const givingUp = !delivered && shouldGiveUp(this.policy, tally.firstAt, Date.now())

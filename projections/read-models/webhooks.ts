@@ -1,5 +1,5 @@
 import type { Recorded } from '../../src/domain/message.js'
-import type { WebhookEvent, WebhookEventType } from '../../src/domain/webhooks/webhook.js'
+import { secretsAfter, type WebhookEvent, type WebhookEventType, type WebhookSecrets } from '../../src/domain/webhooks/webhook.js'
 import { defineProjection } from '../engine/projection.js'
 
 export interface WebhookDoc {
@@ -9,6 +9,8 @@ export interface WebhookDoc {
   readonly events: readonly WebhookEventType[]
   /** AES-256-GCM, as in the event: the deliverer opens it to sign (src/infra/crypto/secret-box.ts). */
   readonly encryptedSecret: string
+  /** The secret a rotation replaced, sealed likewise, with when it stops signing; absent in documents written before rotation existed. */
+  readonly previous?: WebhookSecrets['previous'] | undefined
   readonly createdAt: string
   readonly deletedAt: string | null
 }
@@ -17,7 +19,7 @@ export interface WebhookDoc {
 export const webhooksProjection = defineProjection<WebhookDoc, Recorded<WebhookEvent>>({
   name: 'webhooks',
   stream: 'MATS_WEBHOOKS',
-  canHandle: ['WebhookRegistered', 'WebhookDeleted'],
+  canHandle: ['WebhookRegistered', 'WebhookDeleted', 'WebhookSecretRotated', 'WebhookSecretResealed'],
   indexes: [{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account_newest' }],
   inline: true,
   startedBy: ['WebhookRegistered'],
@@ -26,11 +28,16 @@ export const webhooksProjection = defineProjection<WebhookDoc, Recorded<WebhookE
     switch (event.type) {
       case 'WebhookRegistered': {
         const { url, events, encryptedSecret } = event.data
-        return { _id: event.aggregateId, accountId: event.accountId, url, events, encryptedSecret, createdAt: event.occurredAt, deletedAt: null }
+        return { _id: event.aggregateId, accountId: event.accountId, url, events, encryptedSecret, previous: null, createdAt: event.occurredAt, deletedAt: null }
       }
       case 'WebhookDeleted':
         if (!doc) throw new Error(`WebhookDeleted before WebhookRegistered for ${event.aggregateId}`)
         return { ...doc, deletedAt: event.occurredAt }
+      case 'WebhookSecretRotated':
+      case 'WebhookSecretResealed': {
+        if (!doc) throw new Error(`${event.type} before WebhookRegistered for ${event.aggregateId}`)
+        return { ...doc, ...secretsAfter({ encryptedSecret: doc.encryptedSecret, previous: doc.previous ?? null }, event) }
+      }
     }
   },
 })

@@ -2,6 +2,7 @@ import { activeWebhooks, ownedWebhook, type WebhookDoc } from '../../projections
 import type { Issuer } from '../commands/execute.js'
 import { deleteWebhook } from '../commands/delete-webhook/delete-webhook.js'
 import { registerWebhook, type RegisteredWebhook } from '../commands/register-webhook/register-webhook.js'
+import { rotateWebhookSecret } from '../commands/rotate-webhook-secret/rotate-webhook-secret.js'
 import { NotFoundError } from '../domain/errors.js'
 import type { CreateWebhookBody } from '../http/schemas/webhooks.js'
 import type { SecretBox } from '../infra/crypto/secret-box.js'
@@ -19,6 +20,14 @@ export async function listWebhooks(infra: Infra, accountId: string) {
 
 export async function removeWebhook(infra: Infra, accountId: string, webhookId: string, issuer: Issuer): Promise<void> {
   await deleteWebhook(infra, { accountId, webhookId }, issuer)
+}
+
+/** The new secret, shown once like at creation; the old one still signs for 24 h. */
+export async function rotateSecret(infra: Infra, box: SecretBox, accountId: string, webhookId: string, issuer: Issuer) {
+  const rotated = await rotateWebhookSecret(infra, box, { accountId, webhookId }, issuer)
+  const doc = await ownedWebhook(infra.readModels, accountId, webhookId)
+  if (!doc) throw new NotFoundError('webhook not found')
+  return { webhook: webhookView(doc), ...rotated }
 }
 
 export async function listDeliveries(infra: Infra, accountId: string, webhookId: string) {

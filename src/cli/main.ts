@@ -12,6 +12,7 @@ const OPERATOR_COMMANDS: Partial<Record<CommandName, () => Promise<OperatorComma
   keys: async () => (await import('./commands/keys.js')).keys,
   sessions: async () => (await import('./commands/sessions.js')).sessions,
   projections: async () => (await import('./commands/projections.js')).projections,
+  webhooks: async () => (await import('./commands/webhooks.js')).webhooks,
 }
 
 async function main([command, ...args]: string[]): Promise<void> {

@@ -17,6 +17,7 @@ mats keys list --account ACCOUNT_ID [--json]`,
 mats sessions autonomy SESSION_ID ${AUTONOMY_LEVELS.join('|')} [--json]`,
   projections: `mats projections rebuild [--json]
 mats projections status [--json]`,
+  webhooks: 'mats webhooks reseal [--json]   (seal every webhook secret again under WEBHOOKS_SECRET_KEY)',
 } as const
 
 export type CommandName = keyof typeof COMMAND_USAGE

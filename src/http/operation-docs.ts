@@ -89,6 +89,11 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description: 'Deletes a webhook: no delivery is attempted after this, retries included.',
     answers: { 204: 'Deleted' },
   },
+  rotateWebhookSecret: {
+    description:
+      "Gives the webhook a new signing secret, answered once, here. For the next 24 h every delivery carries two signatures in webhook-signature, one per secret, so a receiver holding either verifies it; then only the new one. Rotating again within the 24 h ends the older secret at once. 404 for an unknown or another account's webhook.",
+    answers: { 200: 'The webhook, its new signing secret (whsec_…), shown only now, and until when the old one still signs' },
+  },
   listWebhookDeliveries: {
     description: "A webhook's latest delivery attempts, newest first: the event, the task, the attempt number, the receiver's status code or the error, and whether it will be retried.",
     answers: { 200: 'The latest delivery attempts' },

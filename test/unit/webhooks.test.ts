@@ -10,7 +10,7 @@ import { aSecretKey } from '../helpers/webhooks.js'
 t.test('signatures verify with the standardwebhooks reference library, and only for the bytes signed', async (t) => {
   const secret = generateWebhookSecret()
   const body = JSON.stringify({ type: 'task.completed', timestamp: new Date().toISOString(), data: { task: { id: 'x' } } })
-  const headers = signatureHeaders(secret, 'evt-1', new Date(), body)
+  const headers = signatureHeaders([secret], 'evt-1', new Date(), body)
   t.match(headers['webhook-signature'], /^v1,[A-Za-z0-9+/]+=*$/)
   t.same(new Verifier(secret).verify(body, headers), JSON.parse(body))
   t.throws(() => new Verifier(secret).verify(`${body} `, headers), 'another body does not verify')
@@ -52,15 +52,16 @@ t.test('sealed secrets open with the key they were sealed under, also after a ke
 
 t.test('registering and deleting, decided on the state', async (t) => {
   const command = { url: 'https://example.com/hook', events: undefined, encryptedSecret: 'v1.x', activeWebhooks: 0 }
+  const secrets = { encryptedSecret: 'v1.x', previous: null }
   const [registered] = decideRegisterWebhook(command, { status: 'absent' })
   t.same(registered?.data, { url: 'https://example.com/hook', events: ['task.created', 'task.started', 'task.completed', 'task.failed'], encryptedSecret: 'v1.x' })
   t.throws(() => decideRegisterWebhook({ ...command, activeWebhooks: MAX_WEBHOOKS_PER_ACCOUNT }, { status: 'absent' }), ConflictError)
   t.throws(() => decideRegisterWebhook({ ...command, url: 'mailto:a@b.c' }, { status: 'absent' }), InvalidInputError)
   t.throws(() => decideRegisterWebhook({ ...command, url: 'https://example.com/#x' }, { status: 'absent' }), InvalidInputError)
   t.same(
-    decideDeleteWebhook({ status: 'active', url: command.url }).map((e) => e.type),
+    decideDeleteWebhook({ status: 'active', url: command.url, secrets }).map((e) => e.type),
     ['WebhookDeleted'],
   )
-  t.throws(() => decideDeleteWebhook({ status: 'deleted', url: command.url }), NotFoundError)
+  t.throws(() => decideDeleteWebhook({ status: 'deleted', url: command.url, secrets }), NotFoundError)
   t.throws(() => decideDeleteWebhook({ status: 'absent' }), NotFoundError)
 })

@@ -37,7 +37,7 @@ export type {
   TaskFailed,
   TaskStarted,
 } from '../tasks/task.js'
-export type { WebhookDeleted, WebhookEvent, WebhookRegistered } from '../webhooks/webhook.js'
+export type { WebhookDeleted, WebhookEvent, WebhookRegistered, WebhookSecretResealed, WebhookSecretRotated } from '../webhooks/webhook.js'
 
 /** Any event mats writes, as read from a stream: narrow it on `type`. */
 export type MatsEvent = Recorded<AccountEvent | ApiKeyEvent | SessionEvent | TaskEvent | ActionEvent | WebhookEvent>

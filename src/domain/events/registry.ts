@@ -10,7 +10,7 @@ import { AccountBudgetChangedData, AccountCreatedData, ApiKeyCreatedData, ApiKey
 import { ActionApprovedData, ActionExecutedData, ActionExecutionFailedData, ActionRejectedData } from './actions.js'
 import { SessionAutonomyChangedData, SessionCreatedData, SessionFactLearnedData } from './sessions.js'
 import * as tasks from './tasks.js'
-import { WebhookDeletedData, WebhookRegisteredData } from './webhooks.js'
+import { WebhookDeletedData, WebhookRegisteredData, WebhookSecretResealedData, WebhookSecretRotatedData } from './webhooks.js'
 
 /** Turns the data of version `v` into the data of version `v + 1`. */
 export type Upcaster = (data: Readonly<Record<string, unknown>>) => Record<string, unknown>
@@ -66,5 +66,10 @@ export const EVENT_REGISTRY: EventRegistry = {
     TaskFailed: tasks.TaskFailedData,
   }),
   ...specsOf(Action, { ActionApproved: ActionApprovedData, ActionRejected: ActionRejectedData, ActionExecuted: ActionExecutedData, ActionExecutionFailed: ActionExecutionFailedData }),
-  ...specsOf(Webhook, { WebhookRegistered: WebhookRegisteredData, WebhookDeleted: WebhookDeletedData }),
+  ...specsOf(Webhook, {
+    WebhookRegistered: WebhookRegisteredData,
+    WebhookDeleted: WebhookDeletedData,
+    WebhookSecretRotated: WebhookSecretRotatedData,
+    WebhookSecretResealed: WebhookSecretResealedData,
+  }),
 }

@@ -1,9 +1,23 @@
 import { Type } from 'typebox'
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook.js'
+import { Nullable } from './common.js'
+
+const SealedSecret = (description: string) =>
+  Type.String({ description: `${description}, sealed with AES-256-GCM under the operator's WEBHOOKS_SECRET_KEY: \`v1.<key id>.<iv>.<ciphertext>.<tag>\`; never in plain text.` })
 
 export const WebhookRegisteredData = Type.Object({
   url: Type.String({ maxLength: 2000, description: 'The receiver, an http:// or https:// URL without credentials or fragment.' }),
   events: Type.Array(Type.Enum([...WEBHOOK_EVENT_TYPES]), { minItems: 1, description: 'The public event types it receives.' }),
-  encryptedSecret: Type.String({ description: "The signing secret under AES-256-GCM with the operator's WEBHOOKS_SECRET_KEY; never in plain text." }),
+  encryptedSecret: SealedSecret('The signing secret'),
 })
 export const WebhookDeletedData = Type.Object({})
+export const WebhookSecretRotatedData = Type.Object({
+  encryptedSecret: SealedSecret('The new signing secret'),
+  previousValidUntil: Type.String({ format: 'date-time', description: 'Until when deliveries are also signed with the secret this one replaces (24 h after the rotation).' }),
+})
+export const WebhookSecretResealedData = Type.Object({
+  encryptedSecret: SealedSecret('The same signing secret as before'),
+  previousEncryptedSecret: Nullable(SealedSecret('The replaced secret still valid after a rotation, the same as before'), {
+    description: 'The replaced secret still valid after a rotation, sealed again likewise; null when there is none (or its 24 h are over).',
+  }),
+})

@@ -52,22 +52,44 @@ export const MAX_URL_LENGTH = 2000
  */
 export type WebhookRegistered = EventDraft<'WebhookRegistered', EventData<typeof schemas.WebhookRegisteredData>>
 export type WebhookDeleted = EventDraft<'WebhookDeleted', EventData<typeof schemas.WebhookDeletedData>>
-export type WebhookEvent = WebhookRegistered | WebhookDeleted
+/** A new signing secret; the one it replaces still signs until `previousValidUntil` (src/domain/webhooks/secrets.ts). */
+export type WebhookSecretRotated = EventDraft<'WebhookSecretRotated', EventData<typeof schemas.WebhookSecretRotatedData>>
+/** The same secrets sealed again under the operator's current key (`mats webhooks reseal`). */
+export type WebhookSecretResealed = EventDraft<'WebhookSecretResealed', EventData<typeof schemas.WebhookSecretResealedData>>
+export type WebhookEvent = WebhookRegistered | WebhookDeleted | WebhookSecretRotated | WebhookSecretResealed
 
-export type WebhookState = { readonly status: 'absent' } | { readonly status: 'active' | 'deleted'; readonly url: string }
+/** The sealed secrets a webhook signs with: its own, and the one it replaced while that is still valid. */
+export interface WebhookSecrets {
+  readonly encryptedSecret: string
+  readonly previous: { readonly encryptedSecret: string; readonly validUntil: string } | null
+}
+
+export type WebhookState = { readonly status: 'absent' } | { readonly status: 'active' | 'deleted'; readonly url: string; readonly secrets: WebhookSecrets }
 
 export const Webhook: Aggregate<WebhookState, WebhookEvent> = {
   category: 'webhook',
   initialState: { status: 'absent' },
-  versions: { WebhookRegistered: 1, WebhookDeleted: 1 },
+  versions: { WebhookRegistered: 1, WebhookDeleted: 1, WebhookSecretRotated: 1, WebhookSecretResealed: 1 },
   evolve(state, event) {
     switch (event.type) {
       case 'WebhookRegistered':
-        return { status: 'active', url: event.data.url }
+        return { status: 'active', url: event.data.url, secrets: { encryptedSecret: event.data.encryptedSecret, previous: null } }
       case 'WebhookDeleted':
         return state.status === 'absent' ? state : { ...state, status: 'deleted' }
+      case 'WebhookSecretRotated':
+      case 'WebhookSecretResealed':
+        return state.status === 'absent' ? state : { ...state, secrets: secretsAfter(state.secrets, event) }
     }
   },
+}
+
+/** How an event changes the sealed secrets; the read model keeps them the same way (projections/read-models/webhooks.ts). */
+export function secretsAfter(secrets: WebhookSecrets, event: WebhookSecretRotated | WebhookSecretResealed): WebhookSecrets {
+  if (event.type === 'WebhookSecretRotated') {
+    return { encryptedSecret: event.data.encryptedSecret, previous: { encryptedSecret: secrets.encryptedSecret, validUntil: event.data.previousValidUntil } }
+  }
+  const { encryptedSecret, previousEncryptedSecret } = event.data
+  return { encryptedSecret, previous: previousEncryptedSecret && secrets.previous ? { ...secrets.previous, encryptedSecret: previousEncryptedSecret } : null }
 }
 
 export interface RegisterWebhook {

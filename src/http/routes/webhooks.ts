@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { createWebhook, listDeliveries, listWebhooks, removeWebhook } from '../../api/webhooks.js'
+import { createWebhook, listDeliveries, listWebhooks, removeWebhook, rotateSecret } from '../../api/webhooks.js'
 import { SecretBox } from '../../infra/crypto/secret-box.js'
 import { principalOf } from '../plugins/auth.js'
 import { errors } from '../schemas/common.js'
 import { errorBody, errorSchema } from '../schemas/errors.js'
-import { CreatedWebhookResponse, CreateWebhookBody, ListDeliveriesResponse, ListWebhooksResponse, WebhookParams } from '../schemas/webhooks.js'
+import { CreatedWebhookResponse, CreateWebhookBody, ListDeliveriesResponse, ListWebhooksResponse, RotatedSecretResponse, WebhookParams } from '../schemas/webhooks.js'
 
 const DISABLED = 'webhooks are not enabled on this server: its operator has not set WEBHOOKS_SECRET_KEY'
 
@@ -63,6 +63,29 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
       const { accountId, keyId } = principalOf(request)
       await removeWebhook(app.infra, accountId, request.params.webhookId, { correlationId: request.id, keyId })
       return reply.code(204).send(null)
+    },
+  )
+
+  app.post(
+    '/webhooks/:webhookId/rotate-secret',
+    {
+      ...guard,
+      schema: {
+        summary: 'Give a webhook a new signing secret, returned once here; for 24 h deliveries are signed with the old one as well',
+        operationId: 'rotateWebhookSecret',
+        tags,
+        params: WebhookParams,
+        response: {
+          200: RotatedSecretResponse,
+          ...errors(400, 401, 404, 429),
+          503: errorSchema(503, 'NATS or MongoDB is out of reach, or webhooks are not enabled on this server', { codes: ['unavailable', 'webhooks_disabled'], title: 'WebhooksUnavailableError' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!box) return reply.code(503).send(errorBody('webhooks_disabled', DISABLED))
+      const { accountId, keyId } = principalOf(request)
+      return rotateSecret(app.infra, box, accountId, request.params.webhookId, { correlationId: request.id, keyId })
     },
   )
 

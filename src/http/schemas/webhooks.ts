@@ -40,6 +40,21 @@ export const CreatedWebhookResponse = Type.Object(
   { title: 'CreatedWebhookResponse' },
 )
 
+export const RotatedSecretResponse = Type.Object(
+  {
+    webhook: Webhook,
+    secret: Type.String({
+      pattern: '^whsec_',
+      description: 'The new signing secret (`whsec_` + base64 key). Shown only in this response: deliveries are signed with it from now on',
+    }),
+    previousSecretValidUntil: Type.String({
+      format: 'date-time',
+      description: 'Until then (24 h) every delivery carries a second signature, made with the secret this one replaces: switch receivers over before it',
+    }),
+  },
+  { title: 'RotatedSecretResponse' },
+)
+
 export const ListWebhooksResponse = Type.Object({ webhooks: Type.Array(Webhook) }, { title: 'ListWebhooksResponse' })
 
 export const WebhookParams = Type.Object({ webhookId: Type.String({ format: 'uuid', description: 'The webhook, as POST /v1/webhooks answered it' }) }, { additionalProperties: false })

@@ -45,6 +45,16 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8')
   }
 
+  /** Whether `sealed` is under the current key (and need not be sealed again). */
+  isCurrent(sealed: string): boolean {
+    return sealed.split('.')[1] === this.currentId
+  }
+
+  /** The same secret sealed under the current key (opened with whichever key sealed it). */
+  reseal(sealed: string): string {
+    return this.seal(this.open(sealed))
+  }
+
   private key(id: string): Buffer {
     const key = this.keys.get(id)
     if (!key) throw new Error(`secret sealed under key ${id}, which is neither WEBHOOKS_SECRET_KEY nor in WEBHOOKS_PREVIOUS_SECRET_KEYS`)
