@@ -293,6 +293,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook a new signing secret, returned once here; for 24 h deliveries are signed with the old one as well
+         * @description Gives the webhook a new signing secret, answered once, here. For the next 24 h every delivery carries two signatures in webhook-signature, one per secret, so a receiver holding either verifies it; then only the new one. Rotating again within the 24 h ends the older secret at once. 404 for an unknown or another account's webhook.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{webhookId}/deliveries": {
         parameters: {
             query?: never;
@@ -592,6 +612,17 @@ export interface components {
         PendingApprovalsResponse: {
             actions: components["schemas"]["Action"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        /** RotatedSecretResponse */
+        RotatedSecretResponse: {
+            webhook: components["schemas"]["Webhook"];
+            /** @description The new signing secret (`whsec_` + base64 key). Shown only in this response: deliveries are signed with it from now on */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then (24 h) every delivery carries a second signature, made with the secret this one replaces: switch receivers over before it
+             */
+            previousSecretValidUntil: string;
         };
         /** Session */
         Session: {
@@ -2043,6 +2074,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook, as POST /v1/webhooks answered it */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, its new signing secret (whsec_…), shown only now, and until when the old one still signs */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecretResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach, or webhooks are not enabled on this server */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksUnavailableError"];
                 };
             };
         };

@@ -17,7 +17,7 @@ export const WebhookSecretRotatedData = Type.Object({
 })
 export const WebhookSecretResealedData = Type.Object({
   encryptedSecret: SealedSecret('The same signing secret as before'),
-  previousEncryptedSecret: Nullable(SealedSecret('The replaced secret still valid after a rotation, the same as before'), {
-    description: 'The replaced secret still valid after a rotation, sealed again likewise; null when there is none (or its 24 h are over).',
+  previousEncryptedSecret: Nullable(Type.String(), {
+    description: 'The secret a rotation replaced, while it still signs, sealed again like encryptedSecret; null when there is none (or its 24 h are over).',
   }),
 })
