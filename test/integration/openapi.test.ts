@@ -50,6 +50,7 @@ const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/webhooks': { get: ['200', '401', '429', '503'], post: ['201', '400', '401', '409', '429', '503'] },
   '/webhooks/{webhookId}': { delete: ['204', '400', '401', '404', '429', '503'] },
   '/webhooks/{webhookId}/deliveries': { get: ['200', '400', '401', '404', '429', '503'] },
+  '/webhooks/{webhookId}/rotate-secret': { post: ['200', '400', '401', '404', '429', '503'] },
 }
 const PUBLIC_OPERATIONS = new Set(['GET /openapi.json'])
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])

@@ -1,3 +1,4 @@
+import { createMatsClient } from '@mats/client'
 import t from 'tap'
 import { rotateWebhookSecret } from '../../src/commands/rotate-webhook-secret/rotate-webhook-secret.js'
 import { SecretBox } from '../../src/infra/crypto/secret-box.js'
@@ -8,12 +9,6 @@ import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
 import { verified, webhookEnv, type CreatedWebhook } from '../helpers/webhooks.js'
 import { startWebhookReceiver, type Received } from '../fakes/webhook-receiver.js'
-
-interface Rotated {
-  webhook: CreatedWebhook['webhook']
-  secret: string
-  previousSecretValidUntil: string
-}
 
 const DAY_MS = 86_400_000
 
@@ -33,28 +28,31 @@ t.test('a rotated secret is answered once; for 24 h deliveries verify with the o
   const receiver = await startWebhookReceiver(t)
   const created = (await owner.api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url, events: ['task.created'] })).body
 
-  // When
-  const rotated = await owner.api.request<Rotated>('POST', `/v1/webhooks/${created.webhook.id}/rotate-secret`)
+  // When (through the typed client, as a caller would)
+  const mats = createMatsClient({ baseUrl: service.url, apiKey: owner.key.key })
+  const answer = await mats.POST('/webhooks/{webhookId}/rotate-secret', { params: { path: { webhookId: created.webhook.id } } })
 
   // Then
-  t.equal(rotated.status, 200)
-  t.same(rotated.body.webhook, created.webhook)
-  t.match(rotated.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/)
-  t.not(rotated.body.secret, created.secret, 'a new secret')
-  const validFor = Date.parse(rotated.body.previousSecretValidUntil) - Date.now()
+  t.equal(answer.response.status, 200)
+  const rotated = answer.data
+  if (!rotated) throw new Error(`rotate-secret answered ${answer.response.status}`)
+  t.same(rotated.webhook, created.webhook)
+  t.match(rotated.secret, /^whsec_[A-Za-z0-9+/]{43}=$/)
+  t.not(rotated.secret, created.secret, 'a new secret')
+  const validFor = Date.parse(rotated.previousSecretValidUntil) - Date.now()
   t.ok(validFor > DAY_MS - 60_000 && validFor <= DAY_MS, `the old secret signs for 24 h more (${validFor} ms)`)
-  const foreign = await stranger.api.request('POST', `/v1/webhooks/${created.webhook.id}/rotate-secret`)
-  t.same([foreign.status, foreign.body], [404, { error: 'webhook not found', code: 'not_found' }], "another account's webhook is not found")
+  const foreign = await createMatsClient({ baseUrl: service.url, apiKey: stranger.key.key }).POST('/webhooks/{webhookId}/rotate-secret', { params: { path: { webhookId: created.webhook.id } } })
+  t.same([foreign.response.status, foreign.error], [404, { error: 'webhook not found', code: 'not_found' }], "another account's webhook is not found")
   t.equal((await owner.api.request('POST', '/v1/webhooks/not-a-uuid/rotate-secret')).status, 400)
   t.equal((await owner.api.request('POST', '/v1/webhooks/00000000-0000-4000-8000-000000000000/rotate-secret')).status, 404)
 
   const first = await deliveryOf(receiver.received, await aTask(owner))
   t.equal(signatureCount(first), 2, 'two signatures')
-  t.equal(verified(rotated.body.secret, first).type, 'task.created', 'a receiver holding the new secret verifies')
+  t.equal(verified(rotated.secret, first).type, 'task.created', 'a receiver holding the new secret verifies')
   t.equal(verified(created.secret, first).type, 'task.created', 'a receiver still holding the old secret verifies')
   const log = JSON.stringify(await streamEvents(service.infra, 'MATS_WEBHOOKS'))
   t.ok(log.includes('"WebhookSecretRotated"'))
-  t.notOk(log.includes(rotated.body.secret.slice('whsec_'.length)), 'the new secret never rests in the log in plain text')
+  t.notOk(log.includes(rotated.secret.slice('whsec_'.length)), 'the new secret never rests in the log in plain text')
 
   // When the webhook is rotated again, recorded as if 25 h ago: the secret it replaces stopped signing an hour ago
   const box = SecretBox.fromConfig(service.infra.config)
@@ -66,6 +64,6 @@ t.test('a rotated secret is answered once; for 24 h deliveries verify with the o
   const later = await deliveryOf(receiver.received, await aTask(owner))
   t.equal(signatureCount(later), 1, 'one signature')
   t.equal(verified(third.secret, later).type, 'task.created', 'the newest secret verifies')
-  t.throws(() => verified(rotated.body.secret, later), 'the secret it replaced, past its 24 h, does not')
+  t.throws(() => verified(rotated.secret, later), 'the secret it replaced, past its 24 h, does not')
   t.throws(() => verified(created.secret, later), 'nor the first one')
 })
