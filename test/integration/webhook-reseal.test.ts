@@ -24,12 +24,16 @@ async function aTask(api: ApiClient): Promise<string> {
 
 const deliveryOf = (received: Received[], taskId: string) => until(`the delivery of task ${taskId}`, () => received.find((r) => r.body.includes(taskId)), 20_000)
 
-/** `mats webhooks reseal --json` as the operator runs it, with these keys. */
-async function reseal(t: Test, servers: TestServers, keys: Record<string, string>): Promise<ResealReport> {
+/** `mats webhooks reseal --json` as the operator runs it, with these keys: its exit code and report. */
+async function reseal(t: Test, servers: TestServers, keys: Record<string, string>): Promise<[number | null, ResealReport]> {
   const child = spawnMats(t, ['webhooks', 'reseal', '--json'], { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, ...keys })
   const output = collectOutput(child)
-  if ((await exited(child)) !== 0) throw new Error(`mats webhooks reseal failed: ${output.text()}`)
-  return JSON.parse(output.text()) as ResealReport
+  const code = await exited(child)
+  try {
+    return [code, JSON.parse(output.text()) as ResealReport]
+  } catch {
+    throw new Error(`mats webhooks reseal printed no report (exit ${code}): ${output.text()}`)
+  }
 }
 
 /** Every sealed secret the log's latest event of each webhook holds. */
@@ -73,12 +77,15 @@ t.test('after mats webhooks reseal, the old operator key can go: deliveries veri
   await verifiesWithAll(api, 'new key, before the reseal')
   const unsealed = latestSealed(await streamEvents(during.infra, 'MATS_WEBHOOKS'))
   for (const sealed of unsealed) t.throws(() => new SecretBox(newKey).open(sealed), /WEBHOOKS_PREVIOUS_SECRET_KEYS/, 'before the reseal, the new key alone opens none of them')
+  const [withoutOldKey, unopened] = await reseal(t, servers, { WEBHOOKS_SECRET_KEY: newKey, WEBHOOKS_PREVIOUS_SECRET_KEYS: '' })
+  t.equal(withoutOldKey, 1, 'without the old key the reseal fails')
+  t.same(unopened.failed.map((f) => f.webhookId).sort(), [first.webhook.id, plain.webhook.id].sort(), 'naming each webhook it could not open')
   const keys = { WEBHOOKS_SECRET_KEY: newKey, WEBHOOKS_PREVIOUS_SECRET_KEYS: oldKey }
   const report = await reseal(t, servers, keys)
 
   // Then
-  t.same(report, { webhooks: 3, resealed: 2, failed: [] }, 'the two live webhooks resealed, the deleted one left alone')
-  t.same(await reseal(t, servers, keys), { webhooks: 3, resealed: 0, failed: [] }, 'run again: nothing to do')
+  t.same(report, [0, { webhooks: 3, resealed: 2, failed: [] }], 'the two live webhooks resealed, the deleted one left alone')
+  t.same(await reseal(t, servers, keys), [0, { webhooks: 3, resealed: 0, failed: [] }], 'run again: nothing to do')
   const events = await streamEvents(during.infra, 'MATS_WEBHOOKS')
   t.equal(events.filter((e) => e.type === 'WebhookSecretResealed').length, 2, 'one WebhookSecretResealed per live webhook, none from the second run')
   const live = events.filter((e) => e.aggregateId !== deleted.webhook.id)

@@ -228,6 +228,8 @@ t.test("another account's webhook is not found; bodies are validated field by fi
   const off = await new ApiClient(keyless.url, owner.key.key).post<{ error: string }>('/v1/webhooks', { url: 'https://example.com/hook' })
   t.equal(off.status, 503)
   t.match(off.body.error, /WEBHOOKS_SECRET_KEY/)
+  const rotateOff = await new ApiClient(keyless.url, owner.key.key).request<{ code: string }>('POST', `/v1/webhooks/${webhook.id}/rotate-secret`)
+  t.same([rotateOff.status, rotateOff.body.code], [503, 'webhooks_disabled'], 'nor can a secret be rotated')
 })
 
 async function statusAndBody(answer: Promise<{ status: number; body: unknown }>): Promise<[number, unknown]> {

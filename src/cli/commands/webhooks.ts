@@ -1,6 +1,7 @@
+import { ConfigError } from '../../config.js'
 import { resealWebhookSecrets } from '../../commands/reseal-webhook-secrets/reseal-webhook-secrets.js'
 import { SecretBox } from '../../infra/crypto/secret-box.js'
-import { parse, print, unknownVerb, UsageError, type OperatorAction } from '../io.js'
+import { parse, print, unknownVerb, type OperatorAction } from '../io.js'
 
 /**
  * `mats webhooks reseal`: every webhook secret sealed again under WEBHOOKS_SECRET_KEY,
@@ -11,7 +12,7 @@ export function webhooks([verb, ...rest]: string[]): OperatorAction {
   if (verb !== 'reseal') throw unknownVerb('webhooks', verb, ['reseal'])
   return async (infra) => {
     const box = SecretBox.fromConfig(infra.config)
-    if (!box) throw new UsageError('WEBHOOKS_SECRET_KEY is not set: it is the key to seal under (the old one goes in WEBHOOKS_PREVIOUS_SECRET_KEYS)')
+    if (!box) throw new ConfigError(['WEBHOOKS_SECRET_KEY: not set; it is the key to seal under (the old one goes in WEBHOOKS_PREVIOUS_SECRET_KEYS)'])
     const report = await resealWebhookSecrets(infra, box)
     print(values.json, values.json ? report : { webhooks: report.webhooks, resealed: report.resealed, failed: report.failed.map((f) => `${f.webhookId}: ${f.error}`).join('; ') || null })
     // Some are still under a key that may be about to go: the operator must not drop it yet.
