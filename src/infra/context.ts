@@ -57,7 +57,7 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     const progress = new ProjectionProgress(nc, readModels)
     progress.start()
     log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
-    const events = new EventStore(js, jsm)
+    const events = new EventStore(nc, js, jsm)
     const budgets = new Budgets({ js, jsm, readModels, events, log })
     return {
       config,

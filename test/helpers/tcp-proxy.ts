@@ -10,11 +10,39 @@ export interface TcpProxy {
   readonly port: number
   cut(): void
   restore(): void
+  /**
+   * Holds back what clients send from the next NATS message (`PUB`/`HPUB`) that contains
+   * `marker` on, once: what came before it reaches the server, that message and everything
+   * after wait until `release()` (or are dropped by `cut()`). Resolves when a message was held.
+   */
+  holdFrom(marker: string): Promise<void>
+  release(): void
+}
+
+interface Held {
+  readonly upstream: Socket
+  readonly bytes: Buffer
 }
 
 export async function startTcpProxy(t: Test, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>()
   let open = true
+  let armed: { marker: string; onHeld: () => void } | null = null
+  let held: Held[] | null = null
+
+  /** Client to server, byte for byte unless a hold is armed or on. */
+  const forward = (upstream: Socket, chunk: Buffer): void => {
+    if (held) return void held.push({ upstream, bytes: chunk })
+    const at = armed ? chunk.indexOf(armed.marker) : -1
+    if (!armed || at < 0) return void upstream.write(chunk)
+    const from = messageStart(chunk, at)
+    upstream.write(chunk.subarray(0, from))
+    held = [{ upstream, bytes: chunk.subarray(from) }]
+    const { onHeld } = armed
+    armed = null
+    onHeld()
+  }
+
   const server = createServer((client) => {
     if (!open) return void client.destroy()
     const upstream = createConnection({ host: '127.0.0.1', port: targetPort })
@@ -23,7 +51,8 @@ export async function startTcpProxy(t: Test, targetPort: number): Promise<TcpPro
       socket.on('close', () => sockets.delete(socket))
       socket.on('error', () => undefined)
     }
-    client.pipe(upstream).pipe(client)
+    client.on('data', (chunk: Buffer) => forward(upstream, chunk))
+    upstream.pipe(client)
     client.on('close', () => upstream.destroy())
     upstream.on('close', () => client.destroy())
   })
@@ -38,10 +67,27 @@ export async function startTcpProxy(t: Test, targetPort: number): Promise<TcpPro
     port: address.port,
     cut: () => {
       open = false
+      held = null
       for (const socket of sockets) socket.destroy()
     },
     restore: () => {
       open = true
     },
+    holdFrom: (marker) =>
+      new Promise<void>((resolve) => {
+        armed = { marker, onHeld: resolve }
+      }),
+    release: () => {
+      const toSend = held ?? []
+      held = null
+      for (const { upstream, bytes } of toSend) if (!upstream.destroyed) upstream.write(bytes)
+    },
   }
+}
+
+/** Where the protocol line of the message holding byte `at` begins (`HPUB ...` or `PUB ...`). */
+function messageStart(chunk: Buffer, at: number): number {
+  const pub = chunk.lastIndexOf('PUB ', at)
+  if (pub < 0) return 0
+  return pub > 0 && chunk[pub - 1] === 'H'.charCodeAt(0) ? pub - 1 : pub
 }

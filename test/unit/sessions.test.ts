@@ -71,8 +71,17 @@ t.test('a task’s facts are learned once, without facts the session already kno
   const state = given(created, learned('Sells model rockets to hobbyists.', 't0'))
   const events = decideLearnFacts({ taskId: 't1', facts: ['  sells MODEL rockets to   hobbyists ', 'Ships only to North America', 'Ships only to North America.', ' '] }, state)
   t.same(events, [learned('Ships only to North America', 't1')], 'known, repeated and blank facts are dropped; spacing is folded')
-  t.same(decideLearnFacts({ taskId: 't1', facts: ['Something new'] }, given(created, ...events)), [], 'a task whose facts were recorded adds none again')
+  t.same(decideLearnFacts({ taskId: 't1', facts: ['Ships only to North America'] }, given(created, ...events)), [], 'a task whose facts were recorded adds none again')
   t.same(requireOpenSession(given(created, ...events)).facts, [{ fact: 'Ships only to North America', taskId: 't1' }])
+})
+
+t.test('a task asked again records only the facts still missing, in order', async (t) => {
+  // Given: the session holds the first of t1's facts and one of t2's
+  const facts = ['Sells model rockets', 'Ships only to North America', 'Has a loyalty program']
+  const state = given(created, learned('Sells model rockets', 't1'), learned('Has a loyalty program', 't2'))
+  // When / then
+  t.same(decideLearnFacts({ taskId: 't1', facts }, state), [learned('Ships only to North America', 't1')])
+  t.same(decideLearnFacts({ taskId: 't1', facts }, given(created, ...facts.map((fact) => learned(fact, 't1')))), [], 'all of them recorded: nothing')
 })
 
 t.test('a session stops learning at its cap', async (t) => {

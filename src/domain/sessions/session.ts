@@ -60,12 +60,12 @@ export function decideChangeAutonomy(command: { autonomy: Autonomy }, state: Ses
 }
 
 /**
- * Records what a completed task learned, once: facts from a task already recorded, facts
- * the session knows (compared without case and spacing) and facts past the cap are dropped.
+ * Records what a completed task learned, once: facts the session knows already (compared
+ * without case and spacing), whichever task recorded them, and facts past the cap are
+ * dropped. Asked again for the same task, it records only the facts still missing.
  */
 export function decideLearnFacts(command: { taskId: string; facts: readonly string[] }, state: SessionState): SessionEvent[] {
   const session = requireOpenSession(state)
-  if (session.facts.some((known) => known.taskId === command.taskId)) return []
   const known = new Set(session.facts.map((known) => factKey(known.fact)))
   const events: SessionEvent[] = []
   for (const raw of command.facts) {

@@ -9,3 +9,13 @@ import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream'
 export function isWrongLastSequence(err: unknown): boolean {
   return err instanceof JetStreamApiError && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
 }
+
+const BATCH_DUPLICATE_MESSAGE_ID = 10201
+
+/**
+ * An atomic batch holding a message id the stream stored within its duplicate window: some
+ * of these events are in the log already, so the aggregate moved; nothing of the batch is stored.
+ */
+export function isDuplicateInBatch(err: unknown): boolean {
+  return err instanceof JetStreamApiError && err.code === BATCH_DUPLICATE_MESSAGE_ID
+}

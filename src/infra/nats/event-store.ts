@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
 import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 import { FreshReads } from '../fresh-reads.js'
 import { LogReader, type Read } from './log-reader.js'
 import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
-import { isWrongLastSequence } from './conflicts.js'
+import { isDuplicateInBatch, isWrongLastSequence } from './conflicts.js'
+import { publishAtomically } from './atomic-batch.js'
 import { inSpan, SpanKind, traceHeaders } from '../tracing/spans.js'
 
 export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
+
+/** nats.js' own default for a JetStream request. */
+const DEFAULT_TIMEOUT_MS = 5000
 /** Where readers have always imported it from. */
 export { decodeEvent } from './decode.js'
 
@@ -49,12 +54,15 @@ export class EventStore {
   private readonly reader: LogReader
   private readonly reads = new FreshReads<string, Read>()
   private readonly heads = new FreshReads<string, number>()
+  private readonly timeoutMs: number
 
   constructor(
+    private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
   ) {
     this.reader = new LogReader(jsm)
+    this.timeoutMs = js.getOptions().timeout ?? DEFAULT_TIMEOUT_MS
   }
 
   /** The aggregate's state from its events; never "absent" for one the log holds (see LogReader). */
@@ -70,9 +78,10 @@ export class EventStore {
   }
 
   /**
-   * Appends drafts in order. The first is guarded by `expectedVersion` (the last sequence
-   * on the aggregate's subjects); each next one by the sequence its predecessor got, so a
-   * concurrent writer makes the append fail with ConcurrencyError instead of interleaving.
+   * Appends a decision's drafts, all or none (invariant 5), guarded by `expectedVersion`
+   * (the last sequence on the aggregate's subjects): should another writer have appended
+   * since, nothing is stored and the append fails with ConcurrencyError. One event is a plain
+   * publish; several are one JetStream atomic batch (ADR 0026), which costs more per append.
    */
   async append<State, Event extends EventDraft>(
     aggregate: Aggregate<State, Event>,
@@ -80,10 +89,10 @@ export class EventStore {
     drafts: readonly Event[],
     options: AppendOptions,
   ): Promise<Recorded<Event>[]> {
-    const recorded: Recorded<Event>[] = []
-    let expected = options.expectedVersion
-    for (const draft of drafts) {
-      const envelope: EventEnvelope = {
+    const guard: Guard = { expected: options.expectedVersion, subjects: aggregateSubjects(aggregate.category, key.accountId, key.aggregateId) }
+    const events = drafts.map((draft) => ({
+      subject: eventSubject(aggregate.category, key.accountId, key.aggregateId, draft.type),
+      envelope: {
         id: randomUUID(),
         type: draft.type,
         version: aggregate.versions[draft.type as Event['type']],
@@ -92,13 +101,13 @@ export class EventStore {
         aggregateId: key.aggregateId,
         data: draft.data,
         metadata: options.metadata,
-      }
-      const subject = eventSubject(aggregate.category, key.accountId, key.aggregateId, draft.type)
-      const seq = await this.publish(subject, envelope, expected, aggregateSubjects(aggregate.category, key.accountId, key.aggregateId))
-      recorded.push({ ...envelope, seq, subject } as unknown as Recorded<Event>)
-      expected = seq
-    }
-    return recorded
+      } satisfies EventEnvelope,
+    }))
+    const [single] = events
+    if (single === undefined) return []
+    const lastSeq = events.length === 1 ? await this.publish(single.subject, single.envelope, guard) : await this.publishBatch(events, guard)
+    const firstSeq = lastSeq - events.length + 1
+    return events.map(({ subject, envelope }, i) => ({ ...envelope, seq: firstSeq + i, subject }) as unknown as Recorded<Event>)
   }
 
   /**
@@ -131,24 +140,59 @@ export class EventStore {
   }
 
   /** One append, traced as a producer span whose context travels in the message's headers (`traceparent`). */
-  private publish(subject: string, envelope: EventEnvelope, expected: number, guard: string): Promise<number> {
+  private publish(subject: string, envelope: EventEnvelope, guard: Guard): Promise<number> {
     const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.message.id': envelope.id }
     return inSpan(`append ${envelope.type}`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
       try {
         const headers = traceHeaders()
         const ack = await this.js.publish(subject, JSON.stringify(envelope), {
           msgID: envelope.id,
-          expect: { lastSubjectSequence: expected, lastSubjectSequenceSubject: guard },
+          expect: { lastSubjectSequence: guard.expected, lastSubjectSequenceSubject: guard.subjects },
           ...(headers ? { headers } : {}),
         })
         span.setAttribute('mats.stream.sequence', ack.seq)
         return ack.seq
       } catch (err) {
-        if (isWrongLastSequence(err)) {
-          throw new ConcurrencyError(`${guard} moved past sequence ${expected}`, { cause: err })
-        }
-        throw new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })
+        throw appendError(err, guard, subject)
       }
     })
   }
+
+  /**
+   * Several events as one atomic batch: the guard rides on the first message and is checked
+   * at the commit against the log as it was before the batch; returns the last one's sequence.
+   */
+  private publishBatch(events: readonly { subject: string; envelope: EventEnvelope }[], guard: Guard): Promise<number> {
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': guard.subjects, 'messaging.batch.message_count': events.length }
+    return inSpan(`append ${events.length} events`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+      const messages = events.map(({ subject, envelope }, i) => {
+        const headers = traceHeaders() ?? natsHeaders()
+        headers.set('Nats-Msg-Id', envelope.id)
+        if (i === 0) {
+          headers.set('Nats-Expected-Last-Subject-Sequence', String(guard.expected))
+          headers.set('Nats-Expected-Last-Subject-Sequence-Subject', guard.subjects)
+        }
+        return { subject, payload: JSON.stringify(envelope), headers }
+      })
+      try {
+        const ack = await publishAtomically(this.nc, messages, this.timeoutMs)
+        span.setAttribute('mats.stream.sequence', ack.seq)
+        return ack.seq
+      } catch (err) {
+        throw appendError(err, guard, guard.subjects)
+      }
+    })
+  }
+}
+
+interface Guard {
+  /** The last sequence on the aggregate's subjects that the decision saw (0: none). */
+  readonly expected: number
+  /** The aggregate's wildcard subject, `mats.<category>.<accountId>.<aggregateId>.*`. */
+  readonly subjects: string
+}
+
+function appendError(err: unknown, guard: Guard, subject: string): Error {
+  if (isWrongLastSequence(err) || isDuplicateInBatch(err)) return new ConcurrencyError(`${guard.subjects} moved past sequence ${guard.expected}`, { cause: err })
+  return new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })
 }

@@ -26,19 +26,22 @@ function configFor(name: keyof typeof STREAMS, options: StreamOptions): Partial<
     allow_direct: true,
     deny_delete: true,
     deny_purge: true,
+    // A decision of several events is one atomic batch: stored all or none (ADR 0026).
+    allow_atomic: true,
   }
 }
 
 /**
  * Creates the streams that are missing; safe to call from every process. An existing
  * stream keeps its replicas and limits (they belong to the operator, docs/operations.md),
- * but gains the subjects a newer version of the code writes to (the subjects are the code's).
+ * but gains the subjects a newer version of the code writes to and atomic batch publish (the
+ * subjects and the way events are appended are the code's).
  */
 export async function ensureStreams(jsm: JetStreamManager, options: StreamOptions): Promise<void> {
   for (const name of STREAM_NAMES) {
     try {
       const { config } = await jsm.streams.info(name)
-      await addMissingSubjects(jsm, name, config.subjects ?? [])
+      await updateWhatTheCodeOwns(jsm, name, config)
     } catch (err) {
       if (!isStreamNotFound(err)) throw err
       try {
@@ -51,9 +54,12 @@ export async function ensureStreams(jsm: JetStreamManager, options: StreamOption
   }
 }
 
-async function addMissingSubjects(jsm: JetStreamManager, name: keyof typeof STREAMS, present: readonly string[]): Promise<void> {
+async function updateWhatTheCodeOwns(jsm: JetStreamManager, name: keyof typeof STREAMS, config: StreamConfig): Promise<void> {
+  const present = config.subjects ?? []
   const missing = STREAMS[name].subjects.filter((subject) => !present.includes(subject))
-  if (missing.length > 0) await jsm.streams.update(name, { subjects: [...present, ...missing] })
+  const subjects = missing.length > 0 ? { subjects: [...present, ...missing] } : {}
+  const atomic = config.allow_atomic === true ? {} : { allow_atomic: true }
+  if (missing.length > 0 || !config.allow_atomic) await jsm.streams.update(name, { ...subjects, ...atomic })
 }
 
 const STREAM_NAME_IN_USE = 10058

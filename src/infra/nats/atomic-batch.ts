@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto'
+import { JetStreamApiError, type ApiError } from '@nats-io/jetstream'
+import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/transport-node'
+
+export interface BatchMessage {
+  readonly subject: string
+  readonly payload: string
+  /** The message's own headers (`Nats-Msg-Id`, the guard on the first): the batch headers are added here. */
+  readonly headers: MsgHdrs
+}
+
+export interface BatchAck {
+  /** Stream sequence of the batch's last message: the batch is stored contiguously, ending here. */
+  readonly seq: number
+  readonly count: number
+}
+
+/** nats-server refuses atomic batches larger than this (ADR-50). */
+export const MAX_BATCH_MESSAGES = 1000
+
+/**
+ * JetStream atomic batch publish (nats-server 2.12+, stream `allow_atomic`, ADR 0026): the
+ * messages are stored all or none. The first message is a request (the server answers it
+ * empty, or with the error that ends the batch: atomic publish disabled, too many batches in
+ * flight), the middle ones are plain publishes, the last carries `Nats-Batch-Commit` and gets
+ * the PubAck. Expected-sequence headers anywhere in the batch are checked at the commit, under
+ * the stream's lock, against the stream as it was before the batch. A batch whose commit never
+ * arrives (a cut connection) is abandoned by the server after 10 s of silence: nothing of it is
+ * stored. Errors are thrown as JetStreamApiError, with the server's code.
+ */
+export async function publishAtomically(nc: NatsConnection, messages: readonly BatchMessage[], timeoutMs: number): Promise<BatchAck> {
+  if (messages.length === 0 || messages.length > MAX_BATCH_MESSAGES) throw new RangeError(`an atomic batch holds 1 to ${MAX_BATCH_MESSAGES} messages, not ${messages.length}`)
+  const batchId = randomUUID()
+  const last = messages.length - 1
+  for (const [index, message] of messages.entries()) {
+    const headers = message.headers
+    headers.set('Nats-Batch-Id', batchId)
+    headers.set('Nats-Batch-Sequence', String(index + 1))
+    if (index === last) headers.set('Nats-Batch-Commit', '1')
+    if (index === 0 || index === last) {
+      const reply = await nc.request(message.subject, message.payload, { headers, timeout: timeoutMs })
+      const ack = parseReply(reply)
+      if (index === last) return checkedAck(ack, messages.length)
+    } else {
+      nc.publish(message.subject, message.payload, { headers })
+    }
+  }
+  throw new Error('unreachable: the last message commits the batch')
+}
+
+interface Reply {
+  readonly error?: ApiError
+  readonly seq?: number
+  readonly count?: number
+}
+
+/** An empty reply acknowledges a message inside the batch; a JSON one is an error or the commit's PubAck. */
+function parseReply(msg: Msg): Reply {
+  if (msg.data.length === 0) return {}
+  const reply: unknown = msg.json()
+  if (typeof reply !== 'object' || reply === null) throw new Error(`unexpected reply to an atomic batch: ${msg.string()}`)
+  if ('error' in reply && isApiError(reply.error)) throw new JetStreamApiError(reply.error)
+  return {
+    ...('seq' in reply && typeof reply.seq === 'number' ? { seq: reply.seq } : {}),
+    ...('count' in reply && typeof reply.count === 'number' ? { count: reply.count } : {}),
+  }
+}
+
+function checkedAck(reply: Reply, sent: number): BatchAck {
+  if (reply.seq === undefined || reply.count !== sent) throw new Error(`the atomic batch of ${sent} was acknowledged as ${JSON.stringify(reply)}`)
+  return { seq: reply.seq, count: reply.count }
+}
+
+function isApiError(value: unknown): value is ApiError {
+  if (typeof value !== 'object' || value === null) return false
+  return 'err_code' in value && typeof value.err_code === 'number' && 'code' in value && typeof value.code === 'number' && 'description' in value && typeof value.description === 'string'
+}
