@@ -38,9 +38,10 @@ export async function publishAtomically(nc: NatsConnection, messages: readonly B
     headers.set('Nats-Batch-Sequence', String(index + 1))
     if (index === last) headers.set('Nats-Batch-Commit', '1')
     if (index === 0 || index === last) {
-      const reply = await nc.request(message.subject, message.payload, { headers, timeout: timeoutMs })
-      const ack = parseReply(reply)
-      if (index === last) return checkedAck(ack, messages.length)
+      const reply = parseReply(await nc.request(message.subject, message.payload, { headers, timeout: timeoutMs }))
+      if (index === last) return checkedAck(reply, messages.length)
+      // A server without atomic batches (before 2.12) stores and acknowledges each message.
+      if (reply.seq !== undefined) throw new Error(`the server stored the first message of an atomic batch alone (seq ${reply.seq}): it does not do atomic batches`)
     } else {
       nc.publish(message.subject, message.payload, { headers })
     }

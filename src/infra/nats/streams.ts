@@ -41,11 +41,11 @@ export async function ensureStreams(jsm: JetStreamManager, options: StreamOption
   for (const name of STREAM_NAMES) {
     try {
       const { config } = await jsm.streams.info(name)
-      await updateWhatTheCodeOwns(jsm, name, config)
+      requireAtomicBatches(await updateWhatTheCodeOwns(jsm, name, config))
     } catch (err) {
       if (!isStreamNotFound(err)) throw err
       try {
-        await jsm.streams.add(configFor(name, options))
+        requireAtomicBatches((await jsm.streams.add(configFor(name, options))).config)
       } catch (addErr) {
         // Another process created it between our info and add.
         if (!isStreamNameInUse(addErr)) throw addErr
@@ -54,12 +54,26 @@ export async function ensureStreams(jsm: JetStreamManager, options: StreamOption
   }
 }
 
-async function updateWhatTheCodeOwns(jsm: JetStreamManager, name: keyof typeof STREAMS, config: StreamConfig): Promise<void> {
+export class AtomicBatchesUnsupportedError extends Error {
+  override readonly name = 'AtomicBatchesUnsupportedError'
+}
+
+/**
+ * A server before 2.12 drops `allow_atomic` from the config it stores, and would store a
+ * batch's messages one by one: refuse to start rather than leave half of a decision.
+ */
+function requireAtomicBatches(config: StreamConfig): void {
+  if (config.allow_atomic !== true) {
+    throw new AtomicBatchesUnsupportedError(`stream ${config.name} does not allow atomic batch publish: mats needs nats-server 2.12 or newer (docs/operations.md)`)
+  }
+}
+
+/** The stream's config once it has the code's subjects and atomic batches. */
+async function updateWhatTheCodeOwns(jsm: JetStreamManager, name: keyof typeof STREAMS, config: StreamConfig): Promise<StreamConfig> {
   const present = config.subjects ?? []
   const missing = STREAMS[name].subjects.filter((subject) => !present.includes(subject))
-  const subjects = missing.length > 0 ? { subjects: [...present, ...missing] } : {}
-  const atomic = config.allow_atomic === true ? {} : { allow_atomic: true }
-  if (missing.length > 0 || !config.allow_atomic) await jsm.streams.update(name, { ...subjects, ...atomic })
+  if (missing.length === 0 && config.allow_atomic === true) return config
+  return (await jsm.streams.update(name, { subjects: [...present, ...missing], allow_atomic: true })).config
 }
 
 const STREAM_NAME_IN_USE = 10058
