@@ -5,6 +5,7 @@ import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-
 import { decideChangeAutonomy, requireOpenSession, Session, type SessionEvent } from '../../src/domain/sessions/session.js'
 import { ConcurrencyError, EventStoreUnavailableError } from '../../src/infra/nats/event-store.js'
 import { ensureStreams } from '../../src/infra/nats/streams.js'
+import { STREAM_NAMES } from '../../src/infra/nats/subjects.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
@@ -91,6 +92,6 @@ t.test('given a stream made before atomic batches, when a process starts, then i
   // When
   await ensureStreams(infra.jsm, { replicas: 1 })
   // Then
-  for (const stream of ['MATS_ACCOUNTS', 'MATS_SESSIONS', 'MATS_TASKS']) t.equal((await infra.jsm.streams.info(stream)).config.allow_atomic, true, stream)
+  for (const stream of STREAM_NAMES) t.equal((await infra.jsm.streams.info(stream)).config.allow_atomic, true, stream)
   t.equal(await learnSessionFacts(infra, await aSession(infra), randomUUID(), FACTS, operator()), 3, 'a decision of three events is stored')
 })
