@@ -22,9 +22,9 @@ const learnedFacts = async (sessionId: string) => eventsOf(await streamEvents(in
 t.test('given a decision of three events whose connection is cut after its first message, then nothing is stored, and asked again it stores all three', async (t) => {
   const session = await aSession(infra)
   const writer = await aProxiedWriter(t, servers)
-  // Given: the commit (the batch's last message) is held back, then the connection dropped
+  // Given: the server has the batch's first message (it answered it) and the connection drops before the second
   const taskId = randomUUID()
-  const held = writer.proxy.holdFrom('Nats-Batch-Commit')
+  const held = writer.proxy.holdFrom('Nats-Batch-Sequence: 2\r\n')
   const learning = learnSessionFacts(writer.infra, session, taskId, FACTS, operator())
   await heldBack(held, learning)
   writer.proxy.cut()
