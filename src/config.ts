@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { Value } from 'typebox/value'
+import { trustProxyProblems } from './http/client-address.js'
 import { convertText } from './infra/typebox/convert-text.js'
 import { languageModelProblems } from './llm-config.js'
 import { natsSecurityProblems } from './nats-config.js'
@@ -30,8 +31,24 @@ export const ConfigSchema = Type.Object({
   }),
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   METRICS_PORT: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 65535, description: 'A worker or projector process without the api role serves GET /metrics on this port (HOST); the api role serves it on PORT' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description: 'Serve GET /metrics on this port (on HOST), in every role, and not on PORT; unset, the api role serves it on PORT and other roles nowhere',
+    }),
   ),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      pattern: '^[\\x21-\\x7E]+$',
+      description: 'GET /metrics answers only with "Authorization: Bearer <this>" (on PORT and on METRICS_PORT); unset, /metrics on PORT answers loopback clients only. Never logged',
+    }),
+  ),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    description:
+      "Which peers' X-Forwarded-For is believed for the client address (per-address limits, logs), as fastify's trustProxy: false, true, a hop count, or addresses and CIDR ranges (comma-separated; loopback, linklocal, uniquelocal name ranges)",
+  }),
   NATS_TIMEOUT_MS: Type.Integer({
     minimum: 100,
     maximum: 60_000,
@@ -59,7 +76,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMITS_ENABLED: Type.Boolean({ default: true, description: 'Turn the per-account limits off (benchmarks only)' }),
   RATE_LIMIT_TASKS_CREATE_PER_MIN: Type.Integer({ minimum: 1, default: 20, description: 'POST /v1/tasks (and run_agent_task) per account' }),
   RATE_LIMIT_TASKS_READ_PER_MIN: Type.Integer({ minimum: 1, default: 120, description: 'GET /v1/tasks, GET /v1/tasks/{id} and GET /v1/tasks/{id}/events (once per stream) together, per account' }),
-  RATE_LIMIT_SESSIONS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET and POST /v1/sessions together, per account' }),
+  RATE_LIMIT_SESSIONS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET and POST /v1/sessions and GET /v1/sessions/{sessionId} together, per account' }),
   RATE_LIMIT_META_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/agents and GET /v1/me together, per account' }),
   RATE_LIMIT_OPENAPI_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'GET /v1/openapi.json per client address (it needs no key)' }),
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: Type.Integer({
@@ -77,6 +94,12 @@ export const ConfigSchema = Type.Object({
     maximum: 600_000,
     default: 5000,
     description: "How long a projector's partitions stay with it after it stops renewing them; another projector takes them over after that",
+  }),
+  SSE_MAX_STREAMS_PER_ACCOUNT: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 100,
+    description: 'Event streams (GET /v1/tasks/{taskId}/events) one account may hold open at once on one API process; past it, 429',
   }),
   TASK_EVENTS_HEARTBEAT_MS: Type.Integer({
     minimum: 100,
@@ -157,7 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value !== undefined && value !== '') raw[key] = value
   }
   const config = parseWith(ConfigSchema, raw)
-  const problems = [...languageModelProblems(config), ...natsSecurityProblems(config)]
+  const problems = [...languageModelProblems(config), ...natsSecurityProblems(config), ...trustProxyProblems(config.TRUST_PROXY)]
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }

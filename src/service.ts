@@ -23,7 +23,7 @@ export interface RunningService {
   /** The API's base address (`http://host:port`), when the api role runs. */
   readonly url: string | null
   readonly worker: TaskWorker | null
-  /** Where GET /metrics answers when the api role does not run (METRICS_PORT). */
+  /** Where GET /metrics answers when METRICS_PORT is set. */
   readonly metricsUrl: string | null
   stop(): Promise<void>
 }
@@ -65,8 +65,8 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
     server = await buildServer(infra)
     url = await server.listen({ host: config.HOST, port: config.PORT })
   }
-  // Without the api role there is no HTTP server to ask for /metrics: one of its own, when asked for.
-  const metricsServer = !server && config.METRICS_PORT !== undefined ? await serveMetrics(infra.metrics, config.HOST, config.METRICS_PORT) : null
+  // On a port of its own when asked for, whatever the roles; otherwise the api role serves it on PORT (src/http/plugins/metrics.ts).
+  const metricsServer = config.METRICS_PORT !== undefined ? await serveMetrics(infra.metrics, config.HOST, config.METRICS_PORT, config.METRICS_TOKEN) : null
   log.info({ roles: [...roles], url }, 'mats started')
   let stopping: Promise<void> | undefined
   return {

@@ -1,7 +1,10 @@
+import { sessionDocFromHistory } from '../../projections/index.js'
 import { listSessions } from '../../projections/queries/sessions.js'
 import { createSession } from '../commands/create-session/create-session.js'
 import type { Issuer } from '../commands/execute.js'
+import { NotFoundError } from '../domain/errors.js'
 import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
+import { Session } from '../domain/sessions/session.js'
 import type { Infra } from '../infra/context.js'
 import { pageOf, paginationFor } from '../http/schemas/common.js'
 import type { CreateSessionBody } from '../http/schemas/sessions.js'
@@ -31,5 +34,17 @@ export async function createSessionFromBody(infra: Infra, accountId: string, bod
     },
     issuer,
   )
+  return { session: sessionView(doc) }
+}
+
+/**
+ * One session as its events leave it (one request; a session has at most a few hundred), like
+ * GET /v1/tasks/{taskId}: found the moment its creation was answered. Another account's is not found.
+ */
+export async function getSession(infra: Infra, accountId: string, sessionId: string) {
+  infra.link.assertUp()
+  const { events } = await infra.events.load(Session, { accountId, aggregateId: sessionId })
+  const doc = sessionDocFromHistory(events)
+  if (!doc) throw new NotFoundError('session not found')
   return { session: sessionView(doc) }
 }

@@ -2,8 +2,10 @@ import type { SessionDoc, TaskDoc } from '../../projections/index.js'
 import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
 
 /** The Session and Task resources of the spec, from their read-model documents. */
+/** Every field a session stores is shown: what was given at creation, its autonomy, what its runs learned. */
 export function sessionView(doc: SessionDoc) {
-  return { id: doc._id, name: doc.name, companyName: doc.companyName, companyUrl: doc.companyUrl, autonomy: doc.autonomy ?? DEFAULT_AUTONOMY, createdAt: doc.createdAt }
+  const { _id, name, companyName, companyUrl, industry, targetAudience, createdAt } = doc
+  return { id: _id, name, companyName, companyUrl, industry, targetAudience, autonomy: doc.autonomy ?? DEFAULT_AUTONOMY, factsLearned: doc.factsLearned ?? 0, createdAt }
 }
 
 export function taskView(doc: TaskDoc) {

@@ -10,6 +10,7 @@ import metrics from './plugins/metrics.js'
 import notFound from './plugins/not-found.js'
 import openapi, { API_PREFIX } from './plugins/openapi.js'
 import rateLimit from './plugins/rate-limit.js'
+import streamLimit from './plugins/stream-limit.js'
 import tracing from './plugins/tracing.js'
 import actions from './routes/actions.js'
 import agents from './routes/agents.js'
@@ -33,8 +34,9 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(metrics)
   await fastify.register(notFound)
   await fastify.register(openapi)
-  await fastify.register(docs)
   await fastify.register(rateLimit)
+  await fastify.register(streamLimit)
+  await fastify.register(docs)
   await fastify.register(auth)
   await fastify.register(idempotency)
   await fastify.register(system)

@@ -24,6 +24,11 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description: "The caller's sessions, newest first, a page at a time.",
     answers: { 200: 'A page of sessions and where it is in the whole list' },
   },
+  getSession: {
+    description:
+      "One session as stored: its name, the company context given at creation (companyName, companyUrl, industry, targetAudience), its autonomy and how many facts its runs have learned. Found as soon as POST /v1/sessions answered; another account's session is not found.",
+    answers: { 200: 'The session' },
+  },
   createSession: {
     description:
       'A session is a workspace, usually one per company: the company context agents work from (name, site, industry, audience) and how far they may act on their own (autonomy). Send Idempotency-Key to make a retry safe.',
@@ -49,9 +54,9 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   },
   streamTaskEvents: {
     description:
-      "The task's events as Server-Sent Events, from the first (or after Last-Event-ID), then live until TaskCompleted or TaskFailed, when the server ends the stream. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md).",
+      "The task's events as Server-Sent Events, from the first (or after Last-Event-ID), then live until TaskCompleted or TaskFailed, when the server ends the stream. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). An account may hold SSE_MAX_STREAMS_PER_ACCOUNT streams open at once on one server (100 by default); one more is a 429 (`rate_limited`, Retry-After).",
     answers: {
-      200: "A `text/event-stream` (Server-Sent Events): each of the task's events, from the first (or after `Last-Event-ID`), as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`; the stream ends after `TaskCompleted` or `TaskFailed`. Comment lines (`: keep-alive`) keep an idle connection open.",
+      200: "A `text/event-stream` (Server-Sent Events): each of the task's events, from the first (or after `Last-Event-ID`), as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`; the stream ends after `TaskCompleted` or `TaskFailed`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream).",
     },
   },
   listTaskActions: {

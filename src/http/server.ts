@@ -3,6 +3,7 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Infra } from '../infra/context.js'
 import app from './app.js'
+import { trustProxySetting } from './client-address.js'
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, refuseRequestsWhileClosing } from './edges.js'
 import { validatorCompiler } from './validator.js'
 
@@ -24,6 +25,8 @@ export async function buildServer(infra: Infra) {
     // Fastify's own 503 while closing has a body of its own; the hook below answers it as { error }.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // request.ip believes X-Forwarded-For only from the proxies named here (docs/configuration.md).
+    trustProxy: trustProxySetting(infra.config.TRUST_PROXY),
   }).withTypeProvider<TypeBoxTypeProvider>()
   server.setValidatorCompiler(validatorCompiler)
   // Bodies are JSON only: anything else is a 415, not a string that fails validation.

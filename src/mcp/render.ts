@@ -23,6 +23,20 @@ export function sessionText(session: SessionView, created = false): string {
   return created ? `Created ${line}. Pass its id as sessionId to run_agent_task.` : line
 }
 
+/** Everything the session holds, one field a line. */
+export function sessionDetailsText(session: SessionView): string {
+  const fields: [string, string | number | null][] = [
+    ['Company', session.companyName],
+    ['Site', session.companyUrl],
+    ['Industry', session.industry],
+    ['Target audience', session.targetAudience],
+    ['Autonomy', session.autonomy],
+    ['Facts learned by its runs', session.factsLearned],
+  ]
+  const lines = fields.filter(([, value]) => value !== null && value !== '').map(([name, value]) => `${name}: ${value}`)
+  return [`${sessionText(session)}.`, ...lines, 'Pass its id as sessionId to run_agent_task.'].join('\n')
+}
+
 export function sessionsText(sessions: readonly SessionView[], pagination: Pagination): string {
   if (pagination.total === 0) return 'No sessions yet. Create one with create_session.'
   return [pageLine('sessions', sessions.length, pagination), ...sessions.map((s) => `- ${sessionText(s)}`)].join('\n')

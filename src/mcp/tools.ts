@@ -1,19 +1,19 @@
 import { Type } from 'typebox'
 import { decideActionOf, listPendingApprovals } from '../api/actions.js'
-import { createSessionFromBody, listSessionsPage } from '../api/sessions.js'
+import { createSessionFromBody, getSession as getSessionView, listSessionsPage } from '../api/sessions.js'
 import { cancelTaskAndWait, getTask as getTaskView, listTasksPage, runAgentTask } from '../api/tasks.js'
 import { AGENTS } from '../domain/agents/catalogue.js'
 import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../http/schemas/actions.js'
 import { ListAgentsResponse } from '../http/schemas/agents.js'
-import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../http/schemas/sessions.js'
+import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../http/schemas/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../http/schemas/tasks.js'
 import { reportTaskProgress } from './progress.js'
 import { actionText, pendingApprovalsText } from './render-actions.js'
-import { agentsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
+import { agentsText, sessionDetailsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
 import { defineTool, type Tool } from './tool.js'
 
 /**
- * The nine MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
+ * The ten MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
  * group, same account scoping); only the envelope differs.
  */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
@@ -48,6 +48,22 @@ const listSessionsTool = defineTool({
   async run(ctx, query) {
     const page = await listSessionsPage(ctx.infra, ctx.principal.accountId, query)
     return { structured: page, text: sessionsText(page.sessions, page.pagination) }
+  },
+})
+
+const getSessionTool = defineTool({
+  name: 'get_session',
+  title: 'Get session',
+  description:
+    'Read one session: its name, the company context agents work from (companyName, companyUrl, industry, targetAudience), ' +
+    'its autonomy (how far agents may act on live platforms) and how many facts its runs have learned. Returns { session }.',
+  limitGroup: 'sessions',
+  input: SessionParams,
+  output: SessionResponse,
+  annotations: READ_ONLY,
+  async run(ctx, { sessionId }) {
+    const found = await getSessionView(ctx.infra, ctx.principal.accountId, sessionId)
+    return { structured: found, text: sessionDetailsText(found.session) }
   },
 })
 
@@ -178,4 +194,15 @@ const decideActionTool = defineTool({
   },
 })
 
-export const TOOLS: readonly Tool[] = [listAgents, listSessionsTool, createSessionTool, runAgentTaskTool, getTask, listTasksTool, cancelTaskTool, listPendingApprovalsTool, decideActionTool]
+export const TOOLS: readonly Tool[] = [
+  listAgents,
+  listSessionsTool,
+  getSessionTool,
+  createSessionTool,
+  runAgentTaskTool,
+  getTask,
+  listTasksTool,
+  cancelTaskTool,
+  listPendingApprovalsTool,
+  decideActionTool,
+]

@@ -318,3 +318,30 @@ t.test('given the same unknown key sent repeatedly, then it is looked up once pe
   const accepted = await until('the new key to be accepted', async () => (await client.get('/v1/agents', bearer(key))).status === 200 && Date.now(), 2000)
   t.ok(accepted - created < 2000, `accepted ${accepted - created} ms after its creation in another process, well before the 4 s a cached miss lasts`)
 })
+
+/** Made-up keys sent "from" each address in X-Forwarded-For, one after another; the statuses. */
+async function failuresFrom(url: string, addresses: readonly string[]): Promise<number[]> {
+  const statuses: number[] = []
+  for (const address of addresses) statuses.push((await anonymous.withBaseUrl(url).get('/v1/me', { ...bearer(aForgedKey()), 'x-forwarded-for': address })).status)
+  return statuses
+}
+
+t.test('given TRUST_PROXY names the proxy, when made-up keys come through it from clients, then failures count per IPv4 address and per IPv6 /64', async (t) => {
+  const own = await startTestService(t, servers, { roles: ['api'], env: { RATE_LIMIT_AUTH_FAILURES_PER_MIN: '3', TRUST_PROXY: 'loopback' } })
+  const sameSlash64 = ['2001:db8:1:2::1', '2001:db8:1:2::ffff', '2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:0db8:0001:0002::9']
+  t.same(await failuresFrom(own.url, sameSlash64), [401, 401, 401, 429], 'four addresses of one /64 share one quota of 3')
+  t.same(await failuresFrom(own.url, ['2001:db8:1:3::1']), [401], 'the next /64 has its own')
+  t.same(await failuresFrom(own.url, ['203.0.113.7', '203.0.113.7', '203.0.113.7', '203.0.113.7']), [401, 401, 401, 429], 'an IPv4 address has its own')
+  t.same(await failuresFrom(own.url, ['203.0.113.8', '::ffff:203.0.113.7']), [401, 429], 'the next IPv4 address is another client; the same one mapped into IPv6 is not')
+})
+
+t.test('given TRUST_PROXY unset, when made-up keys carry X-Forwarded-For, then it is not believed: all count against the peer', async (t) => {
+  // Servers of its own: the peer's quota (127.0.0.1) is shared state the other tests spend.
+  const own = await startTestService(t, await startServers(t), { roles: ['api'], env: { RATE_LIMIT_AUTH_FAILURES_PER_MIN: '3' } })
+  t.same(await failuresFrom(own.url, ['203.0.113.1', '203.0.113.2', '2001:db8:9::1', '198.51.100.4']), [401, 401, 401, 429], 'four claimed addresses, one peer, one quota')
+})
+
+t.test('given TRUST_PROXY names other proxies than the peer, then X-Forwarded-For from the peer is not believed', async (t) => {
+  const own = await startTestService(t, await startServers(t), { roles: ['api'], env: { RATE_LIMIT_AUTH_FAILURES_PER_MIN: '2', TRUST_PROXY: '10.0.0.0/8' } })
+  t.same(await failuresFrom(own.url, ['203.0.113.1', '203.0.113.2', '203.0.113.3']), [401, 401, 429])
+})

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import t, { type Test } from 'tap'
 import { LIMIT_MAX, PAGE_MAX } from '../../src/http/schemas/common.js'
@@ -81,7 +82,7 @@ t.test('given routes that do not exist, when called, then 404 with exactly { err
   const { api } = await aCaller(service.infra, service.url)
   const cases: [string, string, ApiClient][] = [
     ['GET', '/v1/nope', api],
-    ['DELETE', '/v1/sessions/nope', api],
+    ['DELETE', '/v1/sessions/nope/more', api],
     ['GET', '/nope', api],
     ['GET', '/v1/nope', anonymous],
   ]
@@ -101,7 +102,11 @@ t.test('given bodies the server cannot take, when POSTed to /v1/sessions, then 4
     const res = await rawPost(api, '/v1/sessions', good, contentType)
     t.equal(res.status, 415, `${contentType}: 415 Unsupported Media Type (got ${res.status} ${JSON.stringify(res.body)})`)
     isErrorBody(t, res, contentType)
+    t.equal(res.body.error, `Content-Type "${contentType}" is not accepted: send the body as JSON with "Content-Type: application/json"`, `${contentType}: says what to send`)
   }
+  const untyped = await rawRequest(service.url, 'POST', '/v1/sessions', { authorization: `Bearer ${api.key}` }, good)
+  t.equal(untyped.status, 415, 'a body without Content-Type: 415')
+  t.same(JSON.parse(untyped.body), { error: 'a body without Content-Type is not accepted: send the body as JSON with "Content-Type: application/json"', code: 'unsupported_media_type' })
 
   const malformed = await rawPost(api, '/v1/sessions', '{"name": "x",', 'application/json')
   t.equal(malformed.status, 400, 'malformed JSON: 400')
@@ -167,6 +172,51 @@ t.test('given known paths, when called with a method they do not declare, then 4
   }
   const head = await fetch(`${service.url}/v1/agents`, { method: 'HEAD', headers: { authorization: `Bearer ${api.key}` } })
   t.equal(head.status, 200, 'HEAD, which Allow offers for GET routes, is answered')
+})
+
+t.test('given methods no route declares (QUERY, PROPFIND), with or without a body, when sent to known paths, then 405 with Allow; to unknown paths, 404', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  const auth = { authorization: `Bearer ${api.key}` }
+  const paths: [string, string][] = [
+    ['/v1/tasks', 'GET, HEAD, POST'],
+    [`/v1/tasks/${randomUUID()}`, 'GET, HEAD'],
+    ['/v1/sessions', 'GET, HEAD, POST'],
+    ['/v1/agents', 'GET, HEAD'],
+    ['/v1/openapi.json', 'GET, HEAD'],
+    ['/healthz', 'GET, HEAD'],
+  ]
+  const sends: [string, Record<string, string>, string | undefined][] = [
+    ['no body, no Content-Type', {}, undefined],
+    ['a JSON body', { 'content-type': 'application/json' }, '{"status":"pending"}'],
+    ['an XML body', { 'content-type': 'application/xml' }, '<propfind xmlns="DAV:"/>'],
+  ]
+  for (const method of ['QUERY', 'PROPFIND']) {
+    for (const [path, allow] of paths) {
+      for (const [what, headers, body] of sends) {
+        const res = await rawRequest(service.url, method, path, { ...auth, ...headers }, body)
+        t.equal(res.status, 405, `${method} ${path} with ${what}: 405 (got ${res.status} ${res.body})`)
+        t.equal(res.headers.allow, allow, `${method} ${path}: Allow: ${allow}`)
+        t.match(JSON.parse(res.body), { error: `${method} is not allowed on ${path}; allowed: ${allow}`, code: 'method_not_allowed' })
+      }
+    }
+    const unknown = await rawRequest(service.url, method, '/v1/nope', auth)
+    t.equal(unknown.status, 404, `${method} /v1/nope: 404`)
+  }
+})
+
+t.test('given a value outside an enum, when listing tasks or creating one, then 400 naming the field and listing the allowed values', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  const status = await api.get<{ error: string }>('/v1/tasks?status=done')
+  t.equal(status.status, 400)
+  t.equal(status.body.error, 'query.status: must be one of pending, running, completed, failed')
+  const agent = await api.get<{ error: string }>('/v1/tasks?agentType=copywriter')
+  t.equal(agent.body.error, `query.agentType: must be one of ${SPEC_AGENT_TYPES.join(', ')}`)
+  const session = await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+  const priority = await api.post<{ error: string }>('/v1/tasks', { sessionId: session.body.session.id, instruction: 'Plan the launch', priority: 'urgent' })
+  t.equal(priority.status, 400)
+  t.equal(priority.body.error, 'body.priority: must be one of low, normal, high')
+  const autonomy = await api.post<{ error: string }>('/v1/sessions', aSessionBody({ autonomy: 'yolo' }))
+  t.equal(autonomy.body.error, 'body.autonomy: must be one of draft-only, approval-required, autonomous')
 })
 
 t.test('given an id over 100 characters, when GET /v1/tasks/{taskId}, then 400 { error } naming the parameter', async (t) => {
@@ -242,6 +292,27 @@ t.test('given page past its declared maximum, when listing, then 400 naming quer
     }
   }
 })
+
+/** A request with exactly these headers (fetch adds some, and refuses methods such as QUERY with a body). */
+function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}${path}`, { method, headers }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString()
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
 
 /** One request written to a socket as given, so that what fetch would refuse to send can be sent; the answer once complete. */
 function rawExchange(baseUrl: string, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
@@ -6,7 +7,7 @@ import t, { type Test } from 'tap'
 import { operator } from '../../src/commands/execute.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
-import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../../src/http/schemas/sessions.js'
+import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../../src/http/schemas/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../../src/http/schemas/tasks.js'
 import { ListAgentsResponse } from '../../src/http/schemas/agents.js'
 import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../../src/http/schemas/actions.js'
@@ -57,16 +58,28 @@ function structured<T = Record<string, any>>(t: Test, result: CallToolResult, wh
   return result.structuredContent as T
 }
 
-t.test('tools/list: exactly the nine tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
+t.test('tools/list: exactly the ten tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
   const { key } = await aCaller(service.infra, service.url)
   const client = await connect(t, service.url, key.key)
   const { tools } = await client.listTools()
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  t.same([...byName.keys()].sort(), ['cancel_task', 'create_session', 'decide_action', 'get_task', 'list_agents', 'list_pending_approvals', 'list_sessions', 'list_tasks', 'run_agent_task'])
+  t.same([...byName.keys()].sort(), [
+    'cancel_task',
+    'create_session',
+    'decide_action',
+    'get_session',
+    'get_task',
+    'list_agents',
+    'list_pending_approvals',
+    'list_sessions',
+    'list_tasks',
+    'run_agent_task',
+  ])
   const expected: Record<string, [unknown, unknown]> = {
     list_agents: [{ type: 'object', properties: {}, additionalProperties: false }, ListAgentsResponse],
     list_sessions: [ListSessionsQuery, ListSessionsResponse],
     create_session: [CreateSessionBody, SessionResponse],
+    get_session: [SessionParams, SessionResponse],
     run_agent_task: [CreateTaskBody, TaskResponse],
     get_task: [TaskParams, TaskResponse],
     list_tasks: [ListTasksQuery, ListTasksResponse],
@@ -84,13 +97,21 @@ t.test('tools/list: exactly the nine tools, with the REST TypeBox schemas as inp
   t.match(byName.get('get_task')?.annotations, { readOnlyHint: true })
 })
 
-t.test('the whole flow: create_session, run_agent_task (waiting), get_task, list_tasks, list_sessions, list_agents; each result is the REST body', async (t) => {
+t.test('the whole flow: create_session, get_session, run_agent_task (waiting), get_task, list_tasks, list_sessions, list_agents; each result is the REST body', async (t) => {
   const { key, api } = await aCaller(service.infra, service.url)
   const client = await connect(t, service.url, key.key)
 
   const created = await call(client, 'create_session', aSessionBody({ name: 'MCP launch' }))
   const { session } = structured(t, created, 'create_session')
   t.match(textOf(created), session.id, 'the text names the new session id')
+
+  const read = await call(client, 'get_session', { sessionId: session.id })
+  t.same(read.structuredContent, (await api.get(`/v1/sessions/${session.id}`)).body, 'get_session is GET /v1/sessions/{id}')
+  t.same(read.structuredContent, { session }, 'and answers what create_session stored')
+  t.match(textOf(read), /Industry: Aerospace\nTarget audience: Hobbyist rocketeers in North America/, 'the text shows the industry and audience it stores')
+  const unknown = await call(client, 'get_session', { sessionId: randomUUID() })
+  t.equal(unknown.isError, true)
+  t.equal(textOf(unknown), 'session not found')
 
   const run = await call(client, 'run_agent_task', { sessionId: session.id, agentType: 'seo', instruction: 'Audit the landing page titles', waitSeconds: 30 })
   const { task } = structured(t, run, 'run_agent_task')
@@ -192,6 +213,21 @@ t.test('rate limits: tool calls spend the same per-account groups as REST', asyn
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } }
 
+/** A POST with exactly these headers and no others. */
+function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString()
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
 /** A raw POST /mcp, as a browser or curl would send it. */
 function postMcp(headers: Record<string, string>, body: unknown = INITIALIZE): Promise<Response> {
   return fetch(`${service.url}/mcp`, {
@@ -238,6 +274,27 @@ t.test("Origin: a hostile one is 403 { error } (DNS rebinding); none, loopback, 
     t.equal(res.status, 200, `Origin ${origin ?? '(none)'}: served`)
     t.match(await res.json(), { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'mats' }, capabilities: { tools: {} } } })
   }
+})
+
+t.test('given a POST /mcp without the Accept it needs, then 406 naming what is missing and the header to send; both types are served', async (t) => {
+  const { key } = await aCaller(service.infra, service.url)
+  const auth = { authorization: `Bearer ${key.key}` }
+  const cases: [string | undefined, RegExp][] = [
+    [undefined, /no Accept header was sent/],
+    ['application/json', /"Accept: application\/json" lacks text\/event-stream/],
+    ['text/event-stream', /"Accept: text\/event-stream" lacks application\/json/],
+    ['*/*', /"Accept: \*\/\*" lacks application\/json and text\/event-stream/],
+  ]
+  for (const [accept, names] of cases) {
+    // node:http, not fetch: fetch sends "Accept: */*" when none is given.
+    const res = await rawPost(`${service.url}/mcp`, { ...auth, 'content-type': 'application/json', ...(accept === undefined ? {} : { accept }) }, JSON.stringify(INITIALIZE))
+    t.equal(res.status, 406, `Accept ${accept ?? '(none)'}: 406`)
+    const body = JSON.parse(res.body) as { error: { message: string } }
+    t.match(body, { jsonrpc: '2.0', error: { code: -32000 }, id: null }, 'a JSON-RPC error, as MCP clients read it')
+    t.match(body.error.message, names, `Accept ${accept ?? '(none)'}: says what is missing`)
+    t.match(body.error.message, /send "Accept: application\/json, text\/event-stream"/, 'and the header to send')
+  }
+  t.equal((await postMcp(auth)).status, 200, 'with both types: served')
 })
 
 t.test('GET and DELETE /mcp answer 405 { error } with Allow: POST', async (t) => {

@@ -110,3 +110,51 @@ t.test("tasks that end without a run of their own are counted by reason: a pendi
   t.equal(seriesValue(text, 'mats_tasks_total{', 'event="failed"', 'agent="cro"', 'reason="worker_lost"'), 1, 'worker_lost counted by the worker that failed it, with the agent')
   t.equal(seriesValue(text, 'mats_task_run_duration_seconds_count{', 'agent="cro"'), undefined, 'no run of its own observed')
 })
+
+t.test('given no METRICS_TOKEN nor METRICS_PORT, when /metrics is asked on the API port, then a client on this machine is served and one relayed by a proxy is refused 403', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { roles: ['api'] })
+  const direct = await fetch(`${service.url}/metrics`)
+  t.equal(direct.status, 200, 'curl localhost:PORT/metrics works on a laptop')
+  t.match(await direct.text(), /mats_http_requests_total/)
+  for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }]) {
+    const relayed = await fetch(`${service.url}/metrics`, { headers: header })
+    t.equal(relayed.status, 403, `${Object.keys(header)[0]}: 403`)
+    t.same(await relayed.json(), {
+      error: 'GET /metrics on the API port answers clients on this machine only: set METRICS_TOKEN (and send it as a bearer token) or METRICS_PORT to scrape it from elsewhere',
+      code: 'metrics_local_only',
+    })
+  }
+})
+
+t.test('given METRICS_TOKEN, when /metrics is asked, then only its bearer is served, on the API port and on METRICS_PORT', async (t) => {
+  const servers = await startServers(t)
+  const token = 'scrape-me-0123456789'
+  const api = await startTestService(t, servers, { roles: ['api'], env: { METRICS_TOKEN: token } })
+  const worker = await startService(testConfig(servers, { METRICS_TOKEN: token, METRICS_PORT: '0' }), testLog(), new Set(['worker'] as const))
+  t.teardown(() => worker.stop())
+  for (const url of [`${api.url}/metrics`, worker.metricsUrl ?? '']) {
+    for (const [what, headers] of [
+      ['no token', {}],
+      ['a wrong token', { authorization: 'Bearer scrape-me-0123456788' }],
+      ['an API key', { authorization: `Bearer mats_${'x'.repeat(43)}` }],
+    ] as const) {
+      const res = await fetch(url, { headers })
+      t.equal(res.status, 401, `${url} with ${what}: 401`)
+      t.equal(res.headers.get('www-authenticate'), 'Bearer')
+      t.match(await res.json(), { error: 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"', code: 'unauthenticated' })
+    }
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
+    t.equal(res.status, 200, `${url} with the token: 200`)
+    t.match(await res.text(), /mats_process_resident_memory_bytes/)
+  }
+})
+
+t.test('given METRICS_PORT, when the api role runs, then /metrics is served there only, not on the API port', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { roles: ['api'], env: { METRICS_PORT: '0' } })
+  t.equal((await fetch(`${service.url}/metrics`)).status, 404, 'not on PORT')
+  const own = await fetch(service.metricsUrl ?? '')
+  t.equal(own.status, 200, 'on METRICS_PORT')
+  t.match(await own.text(), /role="api"/)
+})

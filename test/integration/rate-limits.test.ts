@@ -65,6 +65,7 @@ t.test('every limited route spends from the group docs/rate-limits.md names for 
     ['GET', '/v1/approvals', 'tasks.read'],
     ['GET', '/v1/sessions', 'sessions'],
     ['POST', '/v1/sessions', 'sessions'],
+    ['GET', `/v1/sessions/${id}`, 'sessions'],
     ['GET', '/v1/agents', 'meta'],
     ['GET', '/v1/me', 'meta'],
     ['POST', '/v1/webhooks', 'webhooks'],
@@ -145,4 +146,30 @@ t.test('when NATS cannot be reached, each process keeps limiting on its own', as
     'a fresh per-process quota of 5, then 429',
   )
   t.match(responses[5]?.headers.get('retry-after'), /^[1-9]\d*$/)
+})
+
+t.test('given the openapi group, when /v1/docs, its static files and the document are fetched, then they spend one quota per client address', async (t) => {
+  // Servers of its own: the quota of 127.0.0.1 is shared state the test above spends.
+  const limited = await startTestService(t, await startServers(t), { roles: ['api'], env: { RATE_LIMIT_OPENAPI_PER_MIN: '4' } })
+  const anonymous = new ApiClient(limited.url)
+  const paths = ['/v1/docs/', '/v1/docs/static/swagger-ui.css', '/v1/docs/json', '/v1/openapi.json', '/v1/docs/static/swagger-ui-bundle.js']
+  const responses: Response[] = []
+  for (const path of paths) responses.push(await fetch(`${limited.url}${path}`))
+  t.same(
+    responses.map((r) => r.status),
+    [200, 200, 200, 200, 429],
+    'four admitted, whichever of them, then 429',
+  )
+  for (const [i, res] of responses.entries()) t.equal(res.headers.get('ratelimit-policy'), '"openapi";q=4;w=60', `${paths[i]}: in the openapi group`)
+  const refused = responses.at(-1)
+  t.match(refused?.headers.get('retry-after'), /^[1-9]\d*$/)
+  t.match(await refused?.json(), { code: 'rate_limited' })
+  t.equal((await anonymous.get('/healthz')).status, 200, '/healthz is not limited')
+})
+
+t.test('given a trusted proxy, when GET /v1/openapi.json comes from clients behind it, then an IPv6 /64 is one client', async (t) => {
+  const limited = await startTestService(t, servers, { roles: ['api'], env: { RATE_LIMIT_OPENAPI_PER_MIN: '2', TRUST_PROXY: '127.0.0.1' } })
+  const from = (address: string) => fetch(`${limited.url}/v1/openapi.json`, { headers: { 'x-forwarded-for': address } }).then((r) => r.status)
+  t.same([await from('2001:db8::1'), await from('2001:db8::2'), await from('2001:db8::3')], [200, 200, 429], 'one /64')
+  t.equal(await from('2001:db8:0:1::1'), 200, 'another /64')
 })

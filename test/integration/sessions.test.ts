@@ -8,6 +8,8 @@ interface SessionView {
   name: string
   companyName?: string | null
   companyUrl?: string | null
+  industry?: string | null
+  targetAudience?: string | null
   createdAt: string
 }
 interface SessionList {
@@ -29,7 +31,11 @@ t.test('a created session is listed at once, every time', async (t) => {
   const created = await api.post<{ session: SessionView }>('/v1/sessions', aSessionBody())
   t.match(created.body.session, { name: 'Spring launch', companyName: 'Acme Rockets', companyUrl: 'https://acme.example' })
   t.match(created.body.session.createdAt, /^\d{4}-\d{2}-\d{2}T/)
-  t.same(Object.keys(created.body.session).sort(), ['autonomy', 'companyName', 'companyUrl', 'createdAt', 'id', 'name'], 'the Session resource has the spec fields and autonomy (issue 6) only')
+  t.same(
+    Object.keys(created.body.session).sort(),
+    ['autonomy', 'companyName', 'companyUrl', 'createdAt', 'factsLearned', 'id', 'industry', 'name', 'targetAudience'],
+    'the Session resource has the spec fields, autonomy (issue 6) and every other field it stores (issue 19)',
+  )
   t.equal((created.body.session as { autonomy?: string }).autonomy, 'approval-required', 'approval is required unless the session says otherwise')
 })
 
@@ -39,6 +45,50 @@ t.test('only name is required; absent company fields read back as null', async (
   t.equal(created.status, 201)
   t.equal(created.body.session.companyName, null)
   t.equal(created.body.session.companyUrl, null)
+  t.equal(created.body.session.industry, null)
+  t.equal(created.body.session.targetAudience, null)
+})
+
+t.test('given a session created with every field, when read back by id and in the list, then every stored field is shown', async (t) => {
+  const { api } = await aCaller(service.infra, service.url)
+  const body = aSessionBody({ industry: 'Aerospace', targetAudience: 'Hobbyist rocketeers', autonomy: 'draft-only' })
+  const created = await api.post<{ session: SessionView }>('/v1/sessions', body)
+  t.equal(created.status, 201)
+  const expected = {
+    id: created.body.session.id,
+    name: body.name,
+    companyName: body.companyName,
+    companyUrl: body.companyUrl,
+    industry: 'Aerospace',
+    targetAudience: 'Hobbyist rocketeers',
+    autonomy: 'draft-only',
+    factsLearned: 0,
+    createdAt: created.body.session.createdAt,
+  }
+  t.same(created.body.session, expected, 'POST answers what it stored')
+
+  const read = await api.get<{ session: SessionView }>(`/v1/sessions/${created.body.session.id}`)
+  t.equal(read.status, 200, 'GET /v1/sessions/{sessionId} right after the 201')
+  t.same(read.body, { session: expected }, 'GET answers the same session')
+  t.match(read.headers.get('ratelimit-policy'), /^"sessions";/, 'in the sessions rate-limit group')
+  const listed = await api.get<SessionList>('/v1/sessions')
+  t.same(listed.body.sessions[0], expected, 'the list shows the same fields')
+})
+
+t.test('given a session of another account, an unknown id or a malformed one, when GET /v1/sessions/{sessionId}, then 404 or 400 naming the parameter', async (t) => {
+  const owner = await aCaller(service.infra, service.url)
+  const stranger = await aCaller(service.infra, service.url)
+  const id = (await owner.api.post<{ session: SessionView }>('/v1/sessions', aSessionBody())).body.session.id
+  for (const [what, res] of [
+    ['foreign', await stranger.api.get(`/v1/sessions/${id}`)],
+    ['unknown', await owner.api.get('/v1/sessions/00000000-0000-4000-8000-000000000000')],
+  ] as const) {
+    t.equal(res.status, 404, `${what}: 404`)
+    t.same(res.body, { error: 'session not found', code: 'not_found' }, `${what}: { error, code }`)
+  }
+  const malformed = await owner.api.get('/v1/sessions/not-a-uuid')
+  t.equal(malformed.status, 400)
+  t.match(malformed.body, { error: /^params\.sessionId: /, code: 'invalid_request' })
 })
 
 t.test('every bound of POST /sessions is enforced and the error names the field', async (t) => {

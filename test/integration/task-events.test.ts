@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import t, { type Test } from 'tap'
 import { startService } from '../../src/service.js'
 import { CONSUMER_PREFIX as CANCELLATIONS } from '../../consumers/worker/cancellations.js'
@@ -199,4 +201,73 @@ t.test('given a task of another account, an unknown task or a bad Last-Event-ID,
   t.equal(badTask.status, 400)
   t.match(JSON.parse(badTask.text), { error: /^params\.taskId: / })
   t.same(await streamConsumers(), [])
+})
+
+t.test(
+  'given an account holding SSE_MAX_STREAMS_PER_ACCOUNT open streams, when it opens one more, then 429 with Retry-After and code rate_limited; other accounts are not affected; a closed stream frees its slot',
+  async (t) => {
+    const capped = await startTestService(t, servers, { roles: ['api'], env: { SSE_MAX_STREAMS_PER_ACCOUNT: '2', TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) } })
+    const caller = await aCaller(service.infra, service.url)
+    const other = await aCaller(service.infra, service.url)
+    const follow = (who: Caller, taskId: string) => openSse(`${capped.url}/v1/tasks/${taskId}/events`, who.key.key)
+    const [first, second, third] = await Promise.all([aTask(caller.api), aTask(caller.api), aTask(caller.api)])
+    const open = [await follow(caller, first), await follow(caller, second)]
+    t.same(
+      open.map((s) => s.status),
+      [200, 200],
+      'two streams open',
+    )
+    for (const stream of open) t.equal((await nextEvent(stream))?.event, 'TaskCreated')
+
+    const refused = await follow(caller, third)
+    t.equal(refused.status, 429, 'the third is refused')
+    t.equal(refused.headers.get('retry-after'), '10')
+    t.match(JSON.parse(refused.text), { error: /^too many open event streams: this account holds 2, the most one server allows; close one or retry in 10 s$/, code: 'rate_limited' })
+
+    const stranger = await follow(other, await aTask(other.api))
+    t.equal(stranger.status, 200, 'another account opens its own')
+    stranger.close()
+
+    open[0]?.close()
+    const reopened = await until('the closed stream to free its slot', async () => {
+      const attempt = await follow(caller, third)
+      if (attempt.status === 200) return attempt
+      t.equal(attempt.status, 429, 'refused while the slot is still held')
+      return false
+    })
+    t.equal((await nextEvent(reopened))?.event, 'TaskCreated', 'a stream opens once one was closed')
+    reopened.close()
+    open[1]?.close()
+  },
+)
+
+t.test('given the schema the OpenAPI document gives the event stream, when a task is followed to its end, then every event and its data validate against it', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const doc = (await (await fetch(`${service.url}/v1/openapi.json`)).json()) as {
+    components: unknown
+    paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> }>>
+  }
+  const streamSchema = doc.paths['/tasks/{taskId}/events']?.get?.responses['200']?.content['text/event-stream']?.schema
+  t.equal(streamSchema?.$ref, '#/components/schemas/TaskEventStreamItem', 'the stream is described by a named schema')
+  // The document's components, as one JSON Schema 2020-12 resource its $refs resolve in.
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats.default(ajv)
+  ajv.addSchema({ $id: 'openapi', components: doc.components })
+  const validItem = ajv.compile({ $ref: `openapi${streamSchema?.$ref}` })
+  const validData = ajv.compile({ $ref: `openapi${streamSchema?.$ref}/properties/data/contentSchema` })
+
+  const taskId = await aTask(caller.api)
+  const stream = await eventsOf(caller, taskId)
+  await startWorker(t)
+  const events = await stream.rest()
+  t.same(events.at(-1)?.event, 'TaskCompleted', 'followed to the end')
+  t.ok(events.length >= 3, `${events.length} events`)
+  for (const event of events) {
+    const item = { id: event.id, event: event.event, data: event.data }
+    t.ok(validItem(item), `${event.event}: id, event and data match TaskEventStreamItem ${ajv.errorsText(validItem.errors).slice(0, 300)}`)
+    const data: unknown = JSON.parse(event.data ?? 'null')
+    t.ok(validData(data), `${event.event}: data matches its contentSchema ${ajv.errorsText(validData.errors).slice(0, 300)}`)
+  }
+  const tampered = { ...(JSON.parse(events[0]?.data ?? '{}') as Record<string, unknown>), type: 'TaskExploded' }
+  t.notOk(validData(tampered), 'and the schema refuses an event type it does not describe')
 })

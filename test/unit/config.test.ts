@@ -28,6 +28,8 @@ const defaults: Config = {
   WORKER_ACK_WAIT_MS: 30_000,
   PROJECTOR_LEASE_MS: 5000,
   TASK_EVENTS_HEARTBEAT_MS: 15_000,
+  SSE_MAX_STREAMS_PER_ACCOUNT: 100,
+  TRUST_PROXY: 'false',
   WEBHOOKS_PREVIOUS_SECRET_KEYS: '',
   WEBHOOKS_ALLOW_PRIVATE_URLS: false,
   WEBHOOKS_TIMEOUT_MS: 10_000,
@@ -128,6 +130,17 @@ t.test('per-agent models must name agent types; prices must read model=input/out
   t.match(problemsOf(t, { LLM_PRICES: 'gpt-4o=2.5' }), [/^LLM_PRICES: must match pattern/])
   const config = loadConfig({ LLM_MODELS: ' seo = m1 ,cro=org/m2:7b', LLM_PRICES: 'meta/llama:8b=0.1/0.2,gpt=2.5 / 10' })
   t.equal(config.LLM_PRICES, 'meta/llama:8b=0.1/0.2,gpt=2.5 / 10')
+})
+
+t.test('TRUST_PROXY takes false, true, a hop count or addresses and CIDR ranges; anything else is named', async (t) => {
+  for (const value of ['false', 'true', '2', 'loopback', '10.0.0.0/8, 192.168.1.7, fd00::/8, uniquelocal']) t.equal(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY, value, `${value}: loads`)
+  t.match(problemsOf(t, { TRUST_PROXY: '10.0.0.0/33, proxy.local' }), [/^TRUST_PROXY: "10\.0\.0\.0\/33", "proxy\.local" is not an address, CIDR range or one of loopback/])
+})
+
+t.test('METRICS_TOKEN must be at least 16 printable characters without spaces', async (t) => {
+  t.match(problemsOf(t, { METRICS_TOKEN: 'short' }), [/^METRICS_TOKEN: /])
+  t.match(problemsOf(t, { METRICS_TOKEN: 'has a space in it, long enough' }), [/^METRICS_TOKEN: /])
+  t.equal(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).METRICS_TOKEN, 'a-long-enough-token')
 })
 
 t.test('Anthropic always needs a key', async (t) => {

@@ -50,6 +50,17 @@ t.test('a known pattern reads as what it means; any other pattern keeps the Type
   t.match(describeValidation(errorsOf(Patterned, { name: 'x', url: 'http://a', code: 'a' }), 'body'), /^body\.code: must match pattern/)
 })
 
+t.test('a value outside an enum or a union of literals lists the values allowed', async (t) => {
+  const Choices = Type.Object({
+    status: Type.Optional(Type.Enum(['pending', 'running'])),
+    size: Type.Optional(Type.Union([Type.Literal('s'), Type.Literal(2)])),
+    mode: Type.Optional(Type.Literal('fast')),
+  })
+  t.equal(describeValidation(errorsOf(Choices, { status: 'done' }), 'querystring'), 'query.status: must be one of pending, running')
+  t.equal(describeValidation(errorsOf(Choices, { size: 'm' }), 'body'), 'body.size: must be one of s, 2', 'one message for the whole union')
+  t.equal(describeValidation(errorsOf(Choices, { mode: 'slow' }), 'body'), 'body.mode: must be fast')
+})
+
 t.test('the querystring part is called query; other parts keep their name', async (t) => {
   t.match(describeValidation(errorsOf(Query, { limit: 101 }), 'querystring'), /^query\.limit: /)
   t.match(describeValidation(errorsOf(Query, { limit: 101 }), 'params'), /^params\.limit: /)

@@ -65,6 +65,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One session: its company context, autonomy and what its runs learned
+         * @description One session as stored: its name, the company context given at creation (companyName, companyUrl, industry, targetAudience), its autonomy and how many facts its runs have learned. Found as soon as POST /v1/sessions answered; another account's session is not found.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks": {
         parameters: {
             query?: never;
@@ -138,7 +158,7 @@ export interface paths {
         };
         /**
          * Follow a task's events live (Server-Sent Events) until it ends
-         * @description The task's events as Server-Sent Events, from the first (or after Last-Event-ID), then live until TaskCompleted or TaskFailed, when the server ends the stream. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md).
+         * @description The task's events as Server-Sent Events, from the first (or after Last-Event-ID), then live until TaskCompleted or TaskFailed, when the server ends the stream. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). An account may hold SSE_MAX_STREAMS_PER_ACCOUNT streams open at once on one server (100 by default); one more is a 429 (`rate_limited`, Retry-After).
          */
         get: operations["streamTaskEvents"];
         put?: never;
@@ -631,11 +651,15 @@ export interface components {
             name: string;
             companyName?: string | null;
             companyUrl?: string | null;
+            industry: string | null;
+            targetAudience: string | null;
             /**
              * @description What agents may do on live platforms: `draft-only` keeps write actions as drafts, `approval-required` (the default) records them as pending approvals, `autonomous` lets connected platforms be changed
              * @enum {unknown}
              */
             autonomy: "draft-only" | "approval-required" | "autonomous";
+            /** @description Durable facts about the company that runs in this session have learned; later runs receive them */
+            factsLearned: number;
             /** Format: date-time */
             createdAt: string;
         };
@@ -669,13 +693,302 @@ export interface components {
             startedAt?: string | null;
             completedAt?: string | null;
         };
+        /** TaskActionProposedEvent */
+        TaskActionProposedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "TaskActionProposed";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /** @description Where it would happen (`linkedin`, `google-ads`, `mailchimp`, `website`...). */
+                platform: string;
+                /** @description What kind of change, in a few words (`publish post`, `raise daily budget`...). */
+                action: string;
+                /** @description One sentence a person can approve or reject. */
+                summary: string;
+                /** @description The draft itself (post text, email body, new budget), when there is one. */
+                content: string | null;
+                /** Format: uuid */
+                actionId: string;
+                /**
+                 * @description What the session's autonomy made of the proposal. draft: the session is draft-only; kept as a draft, nobody is asked. pending_approval: it awaits a person's approval before anything changes. not_executed: the session is autonomous, but no connector for the platform is reachable from this deployment, so nothing was changed. executed: an autonomous session's connector made the change.
+                 * @enum {unknown}
+                 */
+                status: "draft" | "pending_approval" | "not_executed" | "executed";
+                /** @description Why it was not executed, or the platform's reference when it was; else null. */
+                note: string | null;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
         /** TaskActionsResponse */
         TaskActionsResponse: {
             actions: components["schemas"]["Action"][];
         };
+        /** TaskCancellationRequestedEvent */
+        TaskCancellationRequestedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "TaskCancellationRequested";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /** @description The id of the API key that asked; null for an operator. */
+                requestedBy: string | null;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** TaskCompletedEvent */
+        TaskCompletedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "TaskCompleted";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /** @description The deliverable, Markdown. */
+                result: string;
+                usage: {
+                    /** @description Agent provider (LLM_PROVIDER): offline, openai or anthropic. */
+                    provider: string;
+                    /** @description Model (`mats-offline-1` for the offline provider, else the model the agent ran on). */
+                    model: string;
+                    /** @description Summed over the run's model calls as the provider reports them (Anthropic cache reads and writes included); characters / 4 when none are reported. */
+                    inputTokens: number;
+                    outputTokens: number;
+                };
+                /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
+                costMicros: number;
+                /** @description Durable facts about the company the run saved (remember_fact); [] if none. The worker then appends the new ones to the session as SessionFactLearned. Missing on tasks completed before it existed: read it as []. */
+                learnedFacts?: string[];
+                /** @description The UTC month of the task's creation, which it is billed to. */
+                billingMonth: string;
+                /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
+                reservedMicros: number;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** TaskCreatedEvent */
+        TaskCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "TaskCreated";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /** Format: uuid */
+                sessionId: string;
+                /** @enum {unknown} */
+                agentType: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+                /**
+                 * @description instruction = from a caller's brief; delegated = a part of a brief the supervisor handed to a specialist (created by the worker, parentTaskId set).
+                 * @enum {unknown}
+                 */
+                taskType: "instruction" | "delegated";
+                instruction: string;
+                title: string | null;
+                /** @enum {unknown} */
+                priority: "low" | "normal" | "high";
+                /** @description SHA-256 of session, agent and normalized instruction; identical briefs share it. */
+                fingerprint: string;
+                /** @description For a delegated task, the supervisor task it is part of; else null. */
+                parentTaskId: string | null;
+                /** @description The UTC month of the task's creation, which it is billed to. */
+                billingMonth: string;
+                /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
+                reservedMicros: number;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** TaskDelegatedEvent */
+        TaskDelegatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "TaskDelegated";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The delegated task (taskType delegated, parentTaskId this task).
+                 */
+                childTaskId: string;
+                /**
+                 * @description The specialist; any agent but the supervisor (growth-marketer).
+                 * @enum {unknown}
+                 */
+                agentType: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+                /** @description The brief the supervisor wrote for the specialist; also the child's instruction. */
+                instruction: string;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /**
+         * TaskEventStreamItem
+         * @example {
+         *       "id": "86",
+         *       "event": "TaskStarted",
+         *       "data": "{\"id\":\"154259f8-3f4e-4f6c-9b1a-0c2d3e4f5a6b\",\"type\":\"TaskStarted\",\"version\":1,\"occurredAt\":\"2026-11-23T01:31:02.736Z\",\"accountId\":\"2a92cb0d-1b2c-4d3e-8f40-5a6b7c8d9e0f\",\"aggregateId\":\"308a9884-194a-4ea7-97c9-fe39f034f79b\",\"data\":{\"workerId\":\"vm:11366:bd0ed517\"},\"metadata\":{\"correlationId\":\"308a9884-194a-4ea7-97c9-fe39f034f79b\",\"causationId\":null,\"keyId\":null}}"
+         *     }
+         */
+        TaskEventStreamItem: {
+            /** @description The stream sequence of the event; send the last one received as Last-Event-ID to resume after it */
+            id: string;
+            /**
+             * @description The event type, the same as `type` in `data`
+             * @enum {unknown}
+             */
+            event: "TaskCreated" | "TaskStarted" | "TaskActionProposed" | "TaskDelegated" | "TaskCancellationRequested" | "TaskCompleted" | "TaskFailed";
+            /** @description The event envelope as one line of JSON */
+            data: string;
+        };
+        /** TaskFailedEvent */
+        TaskFailedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "TaskFailed";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                error: string;
+                /**
+                 * @description agent_error: the agent could not produce a result (e.g. it kept sending malformed tool calls). provider_error: the language model could not be reached or refused, after retries, sent a reply that cannot be read, or empty replies 3 times in a row. step_limit: the run used all its steps. timeout: it used all its time. parent_ended: a delegated run whose supervising task ended first. worker_lost: its worker stopped responding and another worker failed it. worker_shutdown: its worker stopped and the grace period ran out. cancelled: the caller cancelled it (POST /v1/tasks/{taskId}/cancel), or its supervising task; the error begins with "cancelled".
+                 * @enum {unknown}
+                 */
+                reason: "agent_error" | "provider_error" | "step_limit" | "timeout" | "parent_ended" | "worker_lost" | "worker_shutdown" | "cancelled";
+                /** @description null when the run got no reply from a model (offline provider, worker_lost, every call failed). */
+                usage: {
+                    /** @description Agent provider (LLM_PROVIDER): offline, openai or anthropic. */
+                    provider: string;
+                    /** @description Model (`mats-offline-1` for the offline provider, else the model the agent ran on). */
+                    model: string;
+                    /** @description Summed over the run's model calls as the provider reports them (Anthropic cache reads and writes included); characters / 4 when none are reported. */
+                    inputTokens: number;
+                    outputTokens: number;
+                } | null;
+                /** @description What the run spent before it failed (a language-model run's tokens); 0 for the offline provider and worker_lost. */
+                costMicros: number;
+                /** @description The UTC month of the task's creation, which it is billed to. */
+                billingMonth: string;
+                /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
+                reservedMicros: number;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
         /** TaskResponse */
         TaskResponse: {
             task: components["schemas"]["Task"];
+        };
+        /** TaskStartedEvent */
+        TaskStartedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "TaskStarted";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /** @description The worker process that claimed the task, `<hostname>:<pid>:<random>`. */
+                workerId: string;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
         };
         /** Webhook */
         Webhook: {
@@ -952,6 +1265,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session, as POST /v1/sessions answered it */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Rate limited; see Retry-After */
@@ -1382,7 +1777,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A `text/event-stream` (Server-Sent Events): each of the task's events, from the first (or after `Last-Event-ID`), as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`; the stream ends after `TaskCompleted` or `TaskFailed`. Comment lines (`: keep-alive`) keep an idle connection open. */
+            /** @description A `text/event-stream` (Server-Sent Events): each of the task's events, from the first (or after `Last-Event-ID`), as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`; the stream ends after `TaskCompleted` or `TaskFailed`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -1390,7 +1785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["TaskEventStreamItem"];
                 };
             };
             /** @description Validation error; the message names the field */

@@ -3,14 +3,15 @@ import fp from 'fastify-plugin'
 import { UnauthorizedError } from '../../domain/errors.js'
 import { eventTypeSubjects } from '../../infra/nats/subjects.js'
 import { AuthFailures } from '../auth-failures.js'
+import { clientSubject } from '../client-address.js'
 import { ApiKeyAuthenticator, type Principal } from '../authenticator.js'
 import { isRecord } from '../validator.js'
 
 /**
  * Decorates the app with the authenticator and every request with `principal`.
  * Routes opt in with `onRequest: app.authenticate`, so a bad key is refused before
- * the body is parsed or validated. Every 401 counts against the client address
- * (src/http/auth-failures.ts); needs the rate-limit plugin registered first.
+ * the body is parsed or validated. Every 401 counts against the client address, an IPv6
+ * one by its /64 (src/http/auth-failures.ts); needs the rate-limit plugin registered first.
  */
 export default fp(
   async function auth(app: FastifyInstance) {
@@ -20,7 +21,7 @@ export default fp(
     app.decorate('authenticator', authenticator)
     app.decorateRequest('principal', null)
     app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-      const address = `ip:${request.ip}`
+      const address = clientSubject(request.ip)
       try {
         request.principal = await authenticator.authenticate(request.headers.authorization, () => failures.assertAdmitted(address, reply))
       } catch (err) {

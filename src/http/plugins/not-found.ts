@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { errorBody } from '../schemas/errors.js'
 
 /**
  * Requests no route answers. An unknown path is 404; a known path asked with a method it
  * does not declare is 405 with `Allow` listing the ones it does (RFC 9110, 15.5.6). Routes
- * are recorded as they are added, so this plugin is registered before any route. A route
+ * are recorded as they are added, so this plugin is registered before any route. Whatever the
+ * method, even one fastify does not route (`QUERY`), the answer is the same. A route
  * that exists only to refuse its methods with a better message (GET /mcp) sets
  * `config.refusesMethod` and is left out of `Allow`.
  */
@@ -21,7 +22,7 @@ export default fp(async function notFound(app: FastifyInstance) {
 
   const allowedMethods = (path: string): string[] => [...new Set([...paths.values()].filter(({ pattern }) => pattern.test(path)).flatMap(({ methods }) => [...methods]))].sort()
 
-  app.setNotFoundHandler((request, reply) => {
+  const answer = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? ''
     const allowed = allowedMethods(path)
     if (allowed.length === 0) return reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${path}`))
@@ -29,7 +30,14 @@ export default fp(async function notFound(app: FastifyInstance) {
       .code(405)
       .header('allow', allowed.join(', '))
       .send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`))
+  }
+
+  // Answered before fastify reads a body: a method it takes as one with a body (QUERY, PROPFIND…)
+  // would otherwise be a 400 (QUERY without Content-Type) or a 415 instead of the 404 or 405 it is.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return answer(request, reply)
   })
+  app.setNotFoundHandler(answer)
 })
 
 /** `/v1/tasks/:taskId` matches `/v1/tasks/<anything but a slash>`. */

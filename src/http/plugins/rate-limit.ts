@@ -4,6 +4,7 @@ import type { Config } from '../../config.js'
 import { RateLimitedError } from '../../domain/errors.js'
 import type { RatePolicy } from '../../domain/rate-limits/gcra.js'
 import { RateLimitStore } from '../../infra/nats/rate-limit-store.js'
+import { clientSubject } from '../client-address.js'
 
 export const LIMIT_GROUPS = ['tasks.create', 'tasks.read', 'sessions', 'meta', 'openapi', 'auth.failures', 'webhooks'] as const
 export type LimitGroup = (typeof LIMIT_GROUPS)[number]
@@ -62,7 +63,7 @@ export default fp(
       'rateLimit',
       (group: LimitGroup) =>
         async function limit(request: FastifyRequest, reply: FastifyReply) {
-          const subject = group === 'openapi' ? `ip:${request.ip}` : request.principal?.accountId
+          const subject = group === 'openapi' ? clientSubject(request.ip) : request.principal?.accountId
           if (!subject) throw new Error(`rate limit ${group} needs an authenticated request`)
           await limiter.check(group, subject, reply)
         },

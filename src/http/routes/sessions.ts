@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { createSessionFromBody, listSessionsPage } from '../../api/sessions.js'
+import { createSessionFromBody, getSession, listSessionsPage } from '../../api/sessions.js'
 import { principalOf } from '../plugins/auth.js'
 import { errors } from '../schemas/common.js'
 import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../schemas/idempotency.js'
-import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionResponse } from '../schemas/sessions.js'
+import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../schemas/sessions.js'
 
 const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -19,6 +19,21 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => listSessionsPage(app.infra, principalOf(request).accountId, request.query),
+  )
+
+  app.get(
+    '/sessions/:sessionId',
+    {
+      onRequest: [app.authenticate, app.rateLimit('sessions')],
+      schema: {
+        summary: 'One session: its company context, autonomy and what its runs learned',
+        operationId: 'getSession',
+        tags: ['sessions'],
+        params: SessionParams,
+        response: { 200: SessionResponse, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (request) => getSession(app.infra, principalOf(request).accountId, request.params.sessionId),
   )
 
   app.post(

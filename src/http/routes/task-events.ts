@@ -22,7 +22,8 @@ const SSE_HEADERS = {
  * response after `reply.hijack()`, a few lines of framing, rather than through an SSE
  * plugin: the 0.x @fastify/sse would add a dependency for what a comment line and three
  * fields do. Everything that can refuse the request (auth, rate limit once per stream,
- * validation, 404, 503) happens before the hijack, so it answers `{ error }` as usual.
+ * validation, the cap on open streams, 404, 503) happens before the hijack, so it answers
+ * `{ error }` as usual.
  */
 const taskEvents: FastifyPluginAsyncTypebox = async (app) => {
   const open = new Set<AbortController>()
@@ -46,14 +47,17 @@ const taskEvents: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const afterSeq = request.headers['last-event-id'] ?? 0
-      const feed = await openTaskEvents(app.infra, principalOf(request).accountId, request.params.taskId, afterSeq)
-      if (!feed) throw new NotFoundError('task not found')
+      const { accountId } = principalOf(request)
+      const release = app.streamLimit.acquire(accountId, reply)
       const stream = new AbortController()
-      open.add(stream)
       try {
+        const feed = await openTaskEvents(app.infra, accountId, request.params.taskId, afterSeq)
+        if (!feed) throw new NotFoundError('task not found')
+        open.add(stream)
         await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
       } finally {
         open.delete(stream)
+        release()
       }
     },
   )

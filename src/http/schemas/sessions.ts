@@ -13,7 +13,10 @@ export const Session = Type.Object(
     name: Type.String(),
     companyName: Type.Optional(Nullable(Type.String())),
     companyUrl: Type.Optional(Nullable(Type.String())),
+    industry: Nullable(Type.String({ description: 'As given at creation' })),
+    targetAudience: Nullable(Type.String({ description: 'As given at creation' })),
     autonomy: Autonomy,
+    factsLearned: Type.Integer({ minimum: 0, description: 'Durable facts about the company that runs in this session have learned; later runs receive them' }),
     createdAt: DateTime,
   },
   { title: 'Session' },
@@ -33,6 +36,8 @@ export const CreateSessionBody = Type.Object(
 export type CreateSessionBody = Static<typeof CreateSessionBody>
 
 export const ListSessionsQuery = Type.Object(PageQuery, { additionalProperties: false })
+
+export const SessionParams = Type.Object({ sessionId: Type.String({ format: 'uuid', description: 'The session, as POST /v1/sessions answered it' }) }, { additionalProperties: false })
 
 export const SessionResponse = Type.Object({ session: Session }, { title: 'SessionResponse' })
 export const ListSessionsResponse = Type.Object({ sessions: Type.Array(Session), pagination: Pagination }, { title: 'ListSessionsResponse' })
