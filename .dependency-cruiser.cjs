@@ -1,0 +1,80 @@
+/**
+ * Floors only point down (design invariant 13, ADR 0031, docs/architecture.md "Floors").
+ * `npm test` runs `depcruise --validate` with these rules over src, consumers, projections and bin.
+ */
+const IO_BUILTINS = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dns', 'dgram', 'tls', 'child_process', 'cluster', 'worker_threads', 'readline', 'os', 'process']
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-runtime-cycle',
+      severity: 'error',
+      comment: 'No import cycle at run time; an import of types only vanishes when compiled, so it may close a loop.',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'The domain imports only itself, typebox (its schemas) and node:crypto (hashes and random ids, no I/O).',
+      from: { path: '^src/domain/' },
+      to: { pathNot: ['^src/domain/', '(^|node_modules/)typebox(/|$)', '^crypto$'] },
+    },
+    {
+      name: 'domain-imports-no-io-builtin',
+      severity: 'error',
+      comment: 'Belt and braces for the rule above: no file, network or process module in the domain.',
+      from: { path: '^src/domain/' },
+      to: { dependencyTypes: ['core'], path: `^(${IO_BUILTINS.join('|')})$` },
+    },
+    {
+      name: 'write-side-reads-no-read-side',
+      severity: 'error',
+      comment: 'Commands, the domain and the infrastructure import nothing from projections/ or consumers/: they return events and state; inline projections are wired at the composition root.',
+      from: { path: '^src/(commands|domain|infra)/' },
+      to: { path: '^(projections|consumers)/' },
+    },
+    {
+      name: 'infra-holds-connections-only',
+      severity: 'error',
+      comment: 'The infrastructure is below everything but the domain and the configuration.',
+      from: { path: '^src/infra/' },
+      to: { path: '^src/(commands|queries|api|http|mcp|cli|service)' },
+    },
+    {
+      name: 'commands-below-the-surfaces',
+      severity: 'error',
+      comment: 'Commands are called by the application layer, the worker and the CLI; they call none of them.',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/(api|http|mcp|cli|service)' },
+    },
+    {
+      name: 'read-side-below-the-surfaces',
+      severity: 'error',
+      comment: 'Projections fold events into read models; they know no command, transport or consumer.',
+      from: { path: '^projections/' },
+      to: { path: ['^consumers/', '^src/(commands|api|http|mcp|cli|service)'] },
+    },
+    {
+      name: 'consumers-below-the-transports',
+      severity: 'error',
+      comment: 'The worker and the webhook deliverer use commands, queries and the application layer, never a transport or the composition root.',
+      from: { path: '^consumers/' },
+      to: { path: '^src/(http|mcp|cli|service)' },
+    },
+    {
+      name: 'contract-below-http',
+      severity: 'error',
+      comment: 'src/api and src/mcp do not import src/http: the request/response contract lies below both.',
+      from: { path: '^src/(api|mcp)/' },
+      to: { path: '^src/http/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // An import of types only is still a floor crossed; the cycle rule alone looks past them.
+    tsPreCompilationDeps: true,
+    moduleSystems: ['es6', 'cjs'],
+  },
+}
