@@ -3,7 +3,7 @@ import type { RunningTask } from '../../src/commands/start-task/start-task.js'
 import type { Issuer } from '../../src/commands/execute.js'
 import type { Recorded } from '../../src/domain/message.js'
 import type { FinishTask, TaskCreated } from '../../src/domain/tasks/task.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import type { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import type { AgentProvider } from '../agents/provider.js'
 import type { PlatformConnectors } from '../connectors/platform-connectors.js'
@@ -27,7 +27,7 @@ export interface TaskRef extends TaskKey {
 }
 
 export interface RunContext {
-  readonly infra: Infra
+  readonly infra: AppContext
   readonly provider: AgentProvider
   readonly connectors: PlatformConnectors
   readonly workerId: string

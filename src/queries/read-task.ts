@@ -29,7 +29,7 @@ export class EndedTasks {
  * its creation was acknowledged. An ended task is kept in memory. The tasks read model is
  * for what spans tasks (lists, filters, counts); one task is exactly its events.
  */
-export async function readTask(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
+export async function readTask(infra: Infra & { readonly endedTasks: EndedTasks }, accountId: string, taskId: string): Promise<TaskDoc | null> {
   const remembered = infra.endedTasks.get(accountId, taskId)
   if (remembered) return remembered
   infra.link.assertUp()
