@@ -4,8 +4,8 @@ import { createSession } from '../commands/create-session/create-session.js'
 import type { Issuer } from '../commands/execute.js'
 import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
 import type { AppContext } from '../app-context.js'
-import { pageOf, paginationFor } from '../http/schemas/common.js'
-import type { CreateSessionBody } from '../http/schemas/sessions.js'
+import { pageOf, paginationFor } from '../contract/common.js'
+import type { CreateSessionBody } from '../contract/sessions.js'
 import { documentOf, sessionView } from './views.js'
 
 /**

@@ -4,7 +4,7 @@ import { UnauthorizedError } from '../../domain/errors.js'
 import { eventTypeSubjects } from '../../infra/nats/subjects.js'
 import { AuthFailures } from '../auth-failures.js'
 import { ApiKeyAuthenticator, type Principal } from '../authenticator.js'
-import { isRecord } from '../validator.js'
+import { isRecord } from '../../domain/is-record.js'
 
 /**
  * Decorates the app with the authenticator and every request with `principal`.

@@ -2,8 +2,8 @@ import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from
 import fp from 'fastify-plugin'
 import { BudgetExhaustedError, ConflictError, DomainError, InvalidInputError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors.js'
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
-import { PATTERN_MESSAGES } from '../schemas/common.js'
-import { ERROR_CODES, errorBody, type ErrorCode, type ErrorStatusWithCode } from '../schemas/errors.js'
+import { PATTERN_MESSAGES } from '../../contract/common.js'
+import { ERROR_CODES, errorBody, type ErrorCode, type ErrorStatusWithCode } from '../../contract/errors.js'
 
 const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [InvalidInputError, 400],
