@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import autocannon from 'autocannon'
 import { ALL_PROJECTIONS } from '../projections/index.js'
 import { WORKER_CONSUMER } from '../consumers/worker/worker.js'
-import type { Infra } from '../src/infra/context.js'
+import type { AppContext } from '../src/app-context.js'
 import type { Burst } from './baselines.js'
 
 /** POST /v1/tasks with distinct briefs for `seconds`: 201s per second (anything else fails the run). */
@@ -81,7 +81,7 @@ async function statusOf(url: string, headers: Record<string, string>, taskId: st
 }
 
 /** Waits until the worker has nothing waiting or running and every read model has applied its stream. */
-export async function quiesce(infra: Infra, timeoutMs = 600_000): Promise<void> {
+export async function quiesce(infra: AppContext, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const worker = await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER).catch(() => null)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Session } from '../src/domain/sessions/session.js'
 import { Task } from '../src/domain/tasks/task.js'
 import { endedTaskDrafts } from '../test/helpers/mothers.js'
-import type { Infra } from '../src/infra/context.js'
+import type { AppContext } from '../src/app-context.js'
 import { ConcurrencyError } from '../src/infra/nats/event-store.js'
 
 const RESULT = `# Plan\n\n${'A paragraph of the deliverable, as an agent writes it, with headings and lists. '.repeat(18)}\n`
@@ -13,7 +13,7 @@ const IN_FLIGHT = 64
  * TaskCompleted, as a worker leaves them), in one session: history for the store to hold,
  * mostly without running the pipeline that is being measured.
  */
-export async function seedTasks(infra: Infra, accountId: string, count: number): Promise<void> {
+export async function seedTasks(infra: AppContext, accountId: string, count: number): Promise<void> {
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
   const sessionId = randomUUID()
   await infra.events.append(

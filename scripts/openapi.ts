@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { loadConfig } from '../src/config.js'
 import { buildServer } from '../src/http/server.js'
-import { connectInfra } from '../src/infra/context.js'
+import { connectApp } from '../src/app-context.js'
 import { startMongo, startNats } from '../src/infra/local/servers.js'
 import { clientTypes, OPENAPI_FILE, SCHEMA_FILE } from './openapi-files.js'
 
@@ -15,7 +15,7 @@ const dir = await mkdtemp(join(tmpdir(), 'mats-openapi-'))
 const [nats, mongo] = await Promise.all([startNats({ dataDir: join(dir, 'nats') }), startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' })])
 try {
   const log = pino({ level: 'silent' })
-  const infra = await connectInfra(loadConfig({ NATS_URL: nats.url, MONGODB_URL: mongo.url }), log)
+  const infra = await connectApp(loadConfig({ NATS_URL: nats.url, MONGODB_URL: mongo.url }), log)
   const server = await buildServer(infra)
   await server.ready()
   const document = `${JSON.stringify(server.swagger(), null, 2)}\n`

@@ -11,14 +11,14 @@ import { hostname } from 'node:os'
 import { ALL_PROJECTIONS, PartitionLeases, Projector, watchProjectionLag, type Projection } from '../projections/index.js'
 import type { Config } from './config.js'
 import { buildServer, type MatsServer } from './http/server.js'
-import { connectInfra, type Infra } from './infra/context.js'
+import { connectApp, type AppContext } from './app-context.js'
 import { serveMetrics } from './infra/metrics/serve.js'
 
 export const ROLES = ['api', 'worker', 'projector', 'webhooks'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RunningService {
-  readonly infra: Infra
+  readonly infra: AppContext
   readonly server: MatsServer | null
   /** The API's base address (`http://host:port`), when the api role runs. */
   readonly url: string | null
@@ -38,7 +38,7 @@ export interface ServiceHooks {
 
 /** Runs the given roles in this process over one set of connections. */
 export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks = {}): Promise<RunningService> {
-  const infra = await connectInfra(config, log)
+  const infra = await connectApp(config, log)
   infra.metrics.labelRoles([...roles])
   const projector = roles.has('projector') ? await startProjector(infra, config, hooks) : null
   const worker = roles.has('worker')
@@ -91,7 +91,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
   }
 }
 
-async function startProjector(infra: Infra, config: Config, { onProjected }: ServiceHooks): Promise<Projector> {
+async function startProjector(infra: AppContext, config: Config, { onProjected }: ServiceHooks): Promise<Projector> {
   const { nc, js, jsm, readModels, log } = infra
   const memberId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const leases = await PartitionLeases.open(js, readModels.db.databaseName, memberId, { replicas: config.NATS_STREAM_REPLICAS, ttlMs: config.PROJECTOR_LEASE_MS })
@@ -114,7 +114,7 @@ async function startProjector(infra: Infra, config: Config, { onProjected }: Ser
  * Webhooks need WEBHOOKS_SECRET_KEY to sign. Asked for alone, the role refuses to start
  * without it; as part of several roles (`all`), webhooks are simply off, as in the API.
  */
-async function startWebhooks(infra: Infra, roles: ReadonlySet<Role>): Promise<WebhookService | null> {
+async function startWebhooks(infra: AppContext, roles: ReadonlySet<Role>): Promise<WebhookService | null> {
   if (!roles.has('webhooks')) return null
   if (!infra.config.WEBHOOKS_SECRET_KEY && roles.size > 1) {
     infra.log.info('webhooks are off: WEBHOOKS_SECRET_KEY is not set')

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { execute } from '../../src/commands/execute.js'
 import { Action, decideExecutionOutcome, type ActionApproved, type ExecutionOutcome } from '../../src/domain/actions/action.js'
 import type { Recorded } from '../../src/domain/message.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { HandlingFailures, settleFailed } from '../../src/infra/nats/failed-messages.js'
@@ -34,7 +34,7 @@ export class ApprovedActionExecutor {
   private readonly failures = new HandlingFailures()
 
   constructor(
-    private readonly infra: Infra,
+    private readonly infra: AppContext,
     private readonly connectors: PlatformConnectors,
   ) {
     this.log = infra.log.child({ role: 'worker', consumer: ACTION_EXECUTOR_CONSUMER })

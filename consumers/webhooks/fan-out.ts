@@ -6,7 +6,7 @@ import type { RecordedEvent } from '../../src/domain/message.js'
 import { Task } from '../../src/domain/tasks/task.js'
 import { Action } from '../../src/domain/actions/action.js'
 import { webhookEventOf, type WebhookEventType } from '../../src/domain/webhooks/webhook.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import { jobSubject } from '../../src/infra/nats/webhook-streams.js'
 import type { DeliveryJob } from './job.js'
@@ -16,7 +16,7 @@ import type { DeliveryJob } from './job.js'
  * consumer hands out one event at a time (max_ack_pending 1), so jobs are queued in the
  * log's order, which is what keeps a task's deliveries in order (ADR 0025).
  */
-export async function fanOut(infra: Infra, msg: JsMsg): Promise<void> {
+export async function fanOut(infra: AppContext, msg: JsMsg): Promise<void> {
   const event = decodeEvent(msg)
   const type = webhookEventOf(event)
   const hooks = type ? (await activeWebhooks(infra.readModels, event.accountId)).filter((hook) => subscribed(hook, type, event)) : []
@@ -38,7 +38,7 @@ function subscribed(hook: WebhookDoc, type: WebhookEventType, event: RecordedEve
 }
 
 /** The task as GET /v1/tasks/{id} showed it right after this event: later events are left out. */
-async function taskAsOf(infra: Infra, event: RecordedEvent) {
+async function taskAsOf(infra: AppContext, event: RecordedEvent) {
   const { events } = await infra.events.load(Task, { accountId: event.accountId, aggregateId: event.aggregateId }, { atLeast: event.seq })
   const doc = taskDocFromHistory(events.filter((e) => e.seq <= event.seq))
   if (!doc) throw new Error(`task ${event.aggregateId} has no TaskCreated up to ${event.seq}`)
@@ -46,7 +46,7 @@ async function taskAsOf(infra: Infra, event: RecordedEvent) {
 }
 
 /** The action as GET /v1/tasks/{id}/actions showed it right after this event: its proposal, then its own events up to this one. */
-async function actionAsOf(infra: Infra, event: RecordedEvent): Promise<{ taskId: string; data: { action: ReturnType<typeof actionView> } }> {
+async function actionAsOf(infra: AppContext, event: RecordedEvent): Promise<{ taskId: string; data: { action: ReturnType<typeof actionView> } }> {
   const actionId = event.type === 'TaskActionProposed' ? (event.data as { actionId: string }).actionId : event.aggregateId
   const taskId = event.type === 'TaskActionProposed' ? event.aggregateId : (event.data as { taskId: string }).taskId
   const [task, decisions] = await Promise.all([

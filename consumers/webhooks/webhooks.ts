@@ -1,6 +1,6 @@
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { SecretBox } from '../../src/infra/crypto/secret-box.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { HandlingFailures } from '../../src/infra/nats/failed-messages.js'
@@ -28,7 +28,7 @@ export class WebhookService {
     private readonly log: Logger,
   ) {}
 
-  static async start(infra: Infra): Promise<WebhookService> {
+  static async start(infra: AppContext): Promise<WebhookService> {
     const { config, jsm, js } = infra
     const box = SecretBox.fromConfig(config)
     if (!box) throw new Error('the webhooks role needs WEBHOOKS_SECRET_KEY (docs/configuration.md)')

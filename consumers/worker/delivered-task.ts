@@ -2,7 +2,7 @@ import type { JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import type { Recorded } from '../../src/domain/message.js'
 import type { TaskCreated } from '../../src/domain/tasks/task.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 
@@ -11,7 +11,7 @@ import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/de
  * would fail the same way on every redelivery (the worker's consumer redelivers without
  * limit), so it is terminated (`term`: never delivered again), logged and recorded.
  */
-export function deliveredTask(msg: JsMsg, infra: Infra, log: Logger): Recorded<TaskCreated> | null {
+export function deliveredTask(msg: JsMsg, infra: AppContext, log: Logger): Recorded<TaskCreated> | null {
   const event = tryDecodeEvent(msg)
   if (!(event instanceof UndecodableMessageError)) return event as unknown as Recorded<TaskCreated>
   msg.term(event.reason)

@@ -1,4 +1,4 @@
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import { WORKER_CONSUMER } from './worker.js'
 
@@ -9,7 +9,7 @@ const SCRAPE_MS = 1000
  * TaskCreated are not yet acknowledged (waiting, held or running), and how long the oldest of
  * them has been there. The same for every worker process: graph one, not their sum.
  */
-export function watchTaskQueue(infra: Infra): void {
+export function watchTaskQueue(infra: AppContext): void {
   const stream = streamOf('task')
   // Both gauges are read in one scrape: one request to the server serves them.
   let last: { at: number; info: ReturnType<typeof infra.jsm.consumers.info> } | undefined

@@ -8,7 +8,7 @@ import { AgentRunError, type AgentRunRequest } from '../agents/provider.js'
 import { TaskCancelledError } from './cancellations.js'
 import { linkedSignal } from './linked-signal.js'
 import { runEffects } from './run-effects.js'
-import type { RunContext, Running, TaskKey } from './run-task.js'
+import type { ChildRunner, RunContext, Running, TaskKey } from './run-context.js'
 
 /** How a delegated task ends when its supervisor's run ended first. */
 export const PARENT_ENDED = {
@@ -30,6 +30,8 @@ export interface RunLinks {
   readonly children: string[]
   /** The session, when the caller started reading it already (while it claimed the task). */
   readonly session?: Promise<SessionState>
+  /** Runs a task this run delegates to. */
+  readonly runChild: ChildRunner
 }
 
 /** The task's session as the log has it. */
@@ -62,7 +64,7 @@ async function sessionForRun(ctx: RunContext, key: TaskKey, sessionId: string, r
  * for a delegated task, its supervisor's run. Whatever happens, it returns how the task
  * ends; tokens a failed run spent are still counted.
  */
-export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, cancel, children, session: reading }: RunLinks): Promise<FinishTask> {
+export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, cancel, children, runChild, session: reading }: RunLinks): Promise<FinishTask> {
   const timeout = AbortSignal.timeout(ctx.timeoutMs)
   // Ended when this run ends, however it ends: whatever it started (delegated runs) stops with it.
   const ended = new AbortController()
@@ -75,7 +77,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
       agent: findAgent(task.agentType),
       session: { ...session, facts: session.facts.map((known) => known.fact) },
     }
-    const result = await ctx.provider.run(request, runEffects(ctx, { key, task, autonomy: session.autonomy, issuer, signal, children }), signal)
+    const result = await ctx.provider.run(request, runEffects(ctx, { key, task, autonomy: session.autonomy, issuer, signal, children, runChild }), signal)
     return { outcome: 'completed', result: result.output, usage: result.usage, costMicros: result.costMicros, learnedFacts: result.learnedFacts }
   } catch (err) {
     const spent = err instanceof AgentRunError ? err.spent : null

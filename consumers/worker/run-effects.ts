@@ -8,7 +8,7 @@ import type { AgentType } from '../../src/domain/agents/catalogue.js'
 import type { Autonomy } from '../../src/domain/sessions/autonomy.js'
 import { awaitTaskEnd } from '../../src/queries/await-task-end.js'
 import type { DelegationOutcome, RecordedAction, RunEffects } from '../agents/provider.js'
-import { claim, runClaimed, type RunContext, type Running, type TaskKey } from './run-task.js'
+import type { ChildRunner, RunContext, Running, TaskKey } from './run-context.js'
 
 /**
  * The worker's side of a run: every proposed action and every delegation becomes an event.
@@ -32,6 +32,8 @@ interface RunOf {
   readonly signal: AbortSignal
   /** Where the ids of delegated tasks are kept, for the worker to check once the run ends. */
   readonly children: string[]
+  /** Claims and runs a delegated task here. */
+  readonly runChild: ChildRunner
 }
 
 type Serial = <T>(work: () => Promise<T>) => Promise<T>
@@ -89,7 +91,7 @@ async function delegate(ctx: RunContext, run: RunOf, appendToTask: Serial, brief
   const delegation = { childTaskId: childKey.taskId, agentType: brief.agentType, instruction: brief.instruction }
   await appendToTask(() => recordDelegation(ctx.infra, parentKey, ctx.workerId, delegation, issuer))
   run.children.push(childKey.taskId)
-  const ended = await runOrAwait(ctx, childKey, issuer, signal)
+  const ended = await runOrAwait(ctx, run.runChild, childKey, issuer, signal)
   const settled = { taskId: childKey.taskId, agentType: brief.agentType }
   return ended.completed ? { ...settled, status: 'completed', output: ended.result, error: null } : { ...settled, status: 'failed', output: null, error: ended.error }
 }
@@ -97,10 +99,9 @@ async function delegate(ctx: RunContext, run: RunOf, appendToTask: Serial, brief
 type Ended = { readonly completed: true; readonly result: string } | { readonly completed: false; readonly error: string }
 
 /** Runs the child here, or, when another worker claimed it first, waits for that run's end. */
-async function runOrAwait(ctx: RunContext, childKey: TaskKey, issuer: Issuer, signal: AbortSignal): Promise<Ended> {
-  const child = await claim(ctx, childKey, issuer)
-  if (child) {
-    const outcome = await runClaimed(ctx, childKey, child, issuer, signal)
+async function runOrAwait(ctx: RunContext, runChild: ChildRunner, childKey: TaskKey, issuer: Issuer, signal: AbortSignal): Promise<Ended> {
+  const outcome = await runChild(childKey, issuer, signal)
+  if (outcome) {
     return outcome.outcome === 'completed' ? { completed: true, result: outcome.result } : { completed: false, error: outcome.error }
   }
   const doc = await awaitTaskEnd(ctx.infra, childKey.accountId, childKey.taskId, ctx.timeoutMs, signal)

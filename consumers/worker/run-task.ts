@@ -1,49 +1,17 @@
-import type { Logger } from 'pino'
 import { finishTask } from '../../src/commands/finish-task/finish-task.js'
 import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-session-facts.js'
-import { startTask, type ClaimedTask, type RunningTask } from '../../src/commands/start-task/start-task.js'
+import { startTask, type ClaimedTask } from '../../src/commands/start-task/start-task.js'
 import type { Issuer } from '../../src/commands/execute.js'
 import { ConflictError } from '../../src/domain/errors.js'
 import type { Recorded } from '../../src/domain/message.js'
 import type { SessionState } from '../../src/domain/sessions/session.js'
 import { Task, TaskNotClaimableError, type FinishTask, type TaskCreated, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
-import type { Infra } from '../../src/infra/context.js'
 import type { Loaded } from '../../src/infra/nats/event-store.js'
-import type { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
-import type { AgentProvider } from '../agents/provider.js'
-import type { PlatformConnectors } from '../connectors/platform-connectors.js'
-import type { RunCancellations } from './cancellations.js'
 import { CANCELLED_WITH_PARENT, PARENT_ENDED, readSession, runAgent } from './run-agent.js'
+import type { RunContext, Running, TaskKey, TaskRef } from './run-context.js'
 
-export interface TaskKey {
-  readonly accountId: string
-  readonly taskId: string
-}
-
-export interface TaskRef extends TaskKey {
-  /** The delivered event. */
-  readonly created: Recorded<TaskCreated>
-  /** The TaskCreated was delivered before: whoever held it stopped acknowledging it. */
-  readonly redelivered: boolean
-}
-
-export interface RunContext {
-  readonly infra: Infra
-  readonly provider: AgentProvider
-  readonly connectors: PlatformConnectors
-  readonly workerId: string
-  /** Who else is alive: a redelivered task is lost only if its claimer is not. */
-  readonly heartbeats: WorkerHeartbeats
-  /** Aborts a run whose task is cancelled. */
-  readonly cancellations: RunCancellations
-  readonly timeoutMs: number
-  /** Aborts every run when the worker's shutdown grace period is over. */
-  readonly shutdown: AbortSignal
-  readonly log: Logger
-}
-
-export type Running = RunningTask
+export type { RunContext, Running, TaskKey, TaskRef } from './run-context.js'
 
 /** A redelivered task's claimer is still alive (its in-progress acks were lost, not it): the message is handed back for later. */
 export class ClaimerAliveError extends Error {
@@ -134,13 +102,25 @@ export async function runClaimed(
   const startedAt = performance.now()
   ctx.infra.metrics.taskStarted(task.agentType)
   const cancel = ctx.cancellations.signalFor(key.taskId)
-  const outcome = await runAgent(ctx, key, task, issuer, { parent, cancel, children, ...(session ? { session } : {}) }).finally(() => ctx.cancellations.done(key.taskId))
+  const outcome = await runAgent(ctx, key, task, issuer, {
+    parent,
+    cancel,
+    children,
+    runChild: (childKey, childIssuer, signal) => runChild(ctx, childKey, childIssuer, signal),
+    ...(session ? { session } : {}),
+  }).finally(() => ctx.cancellations.done(key.taskId))
   onAgentEnded?.()
   await finish(ctx, key, task.agentType, outcome, issuer, claimed)
   ctx.infra.metrics.runEnded(task.agentType, { ...outcome, seconds: (performance.now() - startedAt) / 1000 })
   await failUnfinishedChildren(ctx, key, children, issuer, outcome)
   if (outcome.outcome === 'completed') await learnFacts(ctx, key, task.sessionId, outcome.learnedFacts, issuer)
   return outcome
+}
+
+/** Claims a delegated task and runs it under its supervisor's run; null when another worker claimed it first. */
+async function runChild(ctx: RunContext, childKey: TaskKey, issuer: Issuer, parent: AbortSignal): Promise<FinishTask | null> {
+  const child = await claim(ctx, childKey, issuer)
+  return child ? runClaimed(ctx, childKey, child, issuer, parent) : null
 }
 
 /**

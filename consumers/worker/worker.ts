@@ -4,7 +4,7 @@ import { hostname } from 'node:os'
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
 import { HandlingFailures, verdictOn } from '../../src/infra/nats/failed-messages.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
@@ -69,7 +69,7 @@ export class TaskWorker {
   private wake: (() => void) | undefined
 
   constructor(
-    private readonly infra: Infra,
+    private readonly infra: AppContext,
     private readonly provider: AgentProvider,
     private readonly options: WorkerOptions,
     private readonly connectors: PlatformConnectors = NO_CONNECTORS,

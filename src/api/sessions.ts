@@ -5,23 +5,23 @@ import type { Issuer } from '../commands/execute.js'
 import { NotFoundError } from '../domain/errors.js'
 import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
 import { Session } from '../domain/sessions/session.js'
-import type { Infra } from '../infra/context.js'
-import { pageOf, paginationFor } from '../http/schemas/common.js'
-import type { CreateSessionBody } from '../http/schemas/sessions.js'
-import { sessionView } from './views.js'
+import type { AppContext } from '../app-context.js'
+import { pageOf, paginationFor } from '../contract/common.js'
+import type { CreateSessionBody } from '../contract/sessions.js'
+import { documentOf, sessionView } from './views.js'
 
 /**
  * The session operations of the v1 API, shared by REST (src/http) and MCP (src/mcp):
  * each takes the validated request and returns the response body.
  */
-export async function listSessionsPage(infra: Infra, accountId: string, query: { page?: number | undefined; limit?: number | undefined }) {
+export async function listSessionsPage(infra: AppContext, accountId: string, query: { page?: number | undefined; limit?: number | undefined }) {
   const { page, limit } = pageOf(query)
   const { items, total } = await listSessions(infra.readModels, accountId, page, limit)
   return { sessions: items.map(sessionView), pagination: paginationFor(page, limit, total) }
 }
 
-export async function createSessionFromBody(infra: Infra, accountId: string, body: CreateSessionBody, issuer: Issuer) {
-  const doc = await createSession(
+export async function createSessionFromBody(infra: AppContext, accountId: string, body: CreateSessionBody, issuer: Issuer) {
+  const { history } = await createSession(
     infra,
     accountId,
     {
@@ -34,14 +34,14 @@ export async function createSessionFromBody(infra: Infra, accountId: string, bod
     },
     issuer,
   )
-  return { session: sessionView(doc) }
+  return { session: sessionView(documentOf(sessionDocFromHistory(history), 'session')) }
 }
 
 /**
  * One session as its events leave it (one request; a session has at most a few hundred), like
  * GET /v1/tasks/{taskId}: found the moment its creation was answered. Another account's is not found.
  */
-export async function getSession(infra: Infra, accountId: string, sessionId: string) {
+export async function getSession(infra: AppContext, accountId: string, sessionId: string) {
   infra.link.assertUp()
   const { events } = await infra.events.load(Session, { accountId, aggregateId: sessionId })
   const doc = sessionDocFromHistory(events)

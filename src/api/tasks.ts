@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto'
+import { taskDocFromHistory } from '../../projections/index.js'
 import { listTasks } from '../../projections/queries/tasks.js'
 import { cancelTask } from '../commands/cancel-task/cancel-task.js'
 import { createTask } from '../commands/create-task/create-task.js'
 import type { Issuer } from '../commands/execute.js'
 import { NotFoundError } from '../domain/errors.js'
-import type { Infra } from '../infra/context.js'
-import { pageOf, paginationFor } from '../http/schemas/common.js'
-import type { CreateTaskBody, ListTasksQuery } from '../http/schemas/tasks.js'
+import type { AppContext } from '../app-context.js'
+import { pageOf, paginationFor } from '../contract/common.js'
+import type { CreateTaskBody, ListTasksQuery } from '../contract/tasks.js'
 import { readTask } from '../queries/read-task.js'
 import { awaitTaskEnd } from '../queries/await-task-end.js'
 import { requireSession } from '../queries/require-session.js'
 import { awaitTasksReadModel } from '../queries/tasks-caught-up.js'
-import { taskView } from './views.js'
+import { documentOf, taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
-export async function runAgentTask(infra: Infra, accountId: string, body: CreateTaskBody, issuer: Issuer) {
-  const created = await createTask(
+export async function runAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer) {
+  const { history } = await createTask(
     infra,
     accountId,
     {
@@ -28,18 +29,19 @@ export async function runAgentTask(infra: Infra, accountId: string, body: Create
     },
     issuer,
   )
+  const created = documentOf(taskDocFromHistory(history), 'task')
   const waitMs = (body.waitSeconds ?? 0) * 1000
   const task = waitMs === 0 ? created : ((await awaitTaskEnd(infra, accountId, created._id, waitMs)) ?? created)
   return { task: taskView(task) }
 }
 
-export async function getTask(infra: Infra, accountId: string, taskId: string) {
+export async function getTask(infra: AppContext, accountId: string, taskId: string) {
   const doc = await readTask(infra, accountId, taskId)
   if (!doc) throw new NotFoundError('task not found')
   return { task: taskView(doc) }
 }
 
-export async function listTasksPage(infra: Infra, accountId: string, query: ListTasksQuery) {
+export async function listTasksPage(infra: AppContext, accountId: string, query: ListTasksQuery) {
   const { sessionId, status, agentType } = query
   await Promise.all([sessionId ? requireSession(infra, accountId, sessionId) : undefined, awaitTasksReadModel(infra, accountId)])
   const { page, limit } = pageOf(query)
@@ -51,7 +53,7 @@ export async function listTasksPage(infra: Infra, accountId: string, query: List
 const CANCEL_WAIT_MS = 3000
 
 /** Cancels the task; answers it as it stands once ended, or after CANCEL_WAIT_MS (still running: its worker has not answered yet). */
-export async function cancelTaskAndWait(infra: Infra, accountId: string, taskId: string, issuer: Issuer) {
+export async function cancelTaskAndWait(infra: AppContext, accountId: string, taskId: string, issuer: Issuer) {
   const outcome = await cancelTask(infra, { accountId, taskId }, issuer)
   if (outcome === 'stopping') await awaitTaskEnd(infra, accountId, taskId, CANCEL_WAIT_MS)
   return getTask(infra, accountId, taskId)

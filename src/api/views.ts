@@ -13,5 +13,11 @@ export function taskView(doc: TaskDoc) {
   return { id: _id, sessionId, agentType, taskType, parentTaskId, status, instruction, result: status === 'completed' ? result : null, error, createdAt, startedAt, completedAt }
 }
 
+/** The document an aggregate's own history folds into; it has one once the command that created it answered. */
+export function documentOf<Doc>(doc: Doc | null, what: string): Doc {
+  if (!doc) throw new Error(`the ${what}'s events fold into no document`)
+  return doc
+}
+
 export type SessionView = ReturnType<typeof sessionView>
 export type TaskView = ReturnType<typeof taskView>

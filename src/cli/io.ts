@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { InvalidInputError } from '../domain/errors.js'
-import type { Infra } from '../infra/context.js'
+import type { AppContext } from '../app-context.js'
 import { didYouMean } from './suggest.js'
 
 /** A CLI mistake: printed with the usage line, exit code 2. */
@@ -9,7 +9,7 @@ export class UsageError extends Error {
 }
 
 /** An operator command whose arguments were checked; it runs once connected. */
-export type OperatorAction = (infra: Infra) => Promise<void>
+export type OperatorAction = (infra: AppContext) => Promise<void>
 
 export type Flags = NonNullable<ParseArgsConfig['options']>
 

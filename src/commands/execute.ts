@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { projectInline } from '../../projections/index.js'
 import type { Aggregate, EventDraft, EventMetadata, Recorded } from '../domain/message.js'
 import { ConcurrencyError, type AggregateKey, type Loaded } from '../infra/nats/event-store.js'
 import { streamOf } from '../infra/nats/subjects.js'
-import type { Infra } from '../infra/context.js'
+import type { CommandContext } from './context.js'
 
 export interface Issuer {
   readonly correlationId: string
@@ -44,7 +43,7 @@ export function unborn<State, Event extends EventDraft>(aggregate: Aggregate<Sta
  * aggregate's own read-model documents up to date so that the caller can read its write.
  */
 export async function execute<State, Event extends EventDraft>(
-  infra: Infra,
+  infra: CommandContext,
   aggregate: Aggregate<State, Event>,
   key: AggregateKey,
   decide: (state: State) => readonly Event[],
@@ -68,7 +67,7 @@ export async function execute<State, Event extends EventDraft>(
       })
       const state = appended.reduce((s, e) => aggregate.evolve(s, e as unknown as Event), loaded.state)
       const history = [...loaded.events, ...appended]
-      if (appended.length > 0) await projectInline(infra.readModels, infra.log, streamOf(aggregate.category), key.aggregateId, history)
+      if (appended.length > 0) await infra.projectInline(streamOf(aggregate.category), key.aggregateId, history)
       return { accountId, state, appended, history }
     } catch (err) {
       if (!(err instanceof ConcurrencyError) || attempt >= (options.maxAttempts ?? DEFAULT_ATTEMPTS)) throw err

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Infra } from '../infra/context.js'
+import type { AppContext } from '../app-context.js'
 import mcp from '../mcp/plugin.js'
 import auth from './plugins/auth.js'
 import docs from './plugins/docs.js'
@@ -23,7 +23,7 @@ import webhooks from './routes/webhooks.js'
 import './types.js'
 
 export interface AppOptions {
-  readonly infra: Infra
+  readonly infra: AppContext
 }
 
 /** The whole HTTP API as one plugin; src/http/server.ts is the shell that listens. */

@@ -5,11 +5,9 @@ import { hashApiKey, hashesEqual, isWellFormedApiKey } from '../domain/accounts/
 import { UnauthorizedError } from '../domain/errors.js'
 import { isDuplicateKey } from '../infra/mongo/errors.js'
 import { isDependencyUnavailable } from '../infra/unavailable.js'
+import type { Principal } from '../contract/principal.js'
 
-export interface Principal {
-  readonly accountId: string
-  readonly keyId: string
-}
+export type { Principal } from '../contract/principal.js'
 
 interface UsageDoc {
   _id: string

@@ -1,7 +1,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { errorBody, type ErrorCode } from './schemas/errors.js'
+import { errorBody, type ErrorCode } from '../contract/errors.js'
 
 /**
  * Failures that happen before a request reaches a route: a URL that cannot be decoded, a

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import type { Infra } from '../infra/context.js'
+import type { AppContext } from '../app-context.js'
 import app from './app.js'
 import { trustProxySetting } from './client-address.js'
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, refuseRequestsWhileClosing } from './edges.js'
@@ -11,7 +11,7 @@ registerAjvFormats()
 
 export type MatsServer = Awaited<ReturnType<typeof buildServer>>
 
-export async function buildServer(infra: Infra) {
+export async function buildServer(infra: AppContext) {
   const server = Fastify({
     loggerInstance: infra.log as FastifyBaseLogger,
     genReqId: (req) => {

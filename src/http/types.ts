@@ -1,9 +1,9 @@
-import type { Infra } from '../infra/context.js'
+import type { AppContext } from '../app-context.js'
 import type { ApiKeyAuthenticator, Principal } from './authenticator.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    infra: Infra
+    infra: AppContext
     authenticator: ApiKeyAuthenticator
   }
   interface FastifyRequest {

@@ -1,6 +1,7 @@
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
+import { isRecord } from '../domain/is-record.js'
 import { convertText } from '../infra/typebox/convert-text.js'
 
 /**
@@ -25,8 +26,4 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
 
 function lossyError({ key, text }: { key: string; text: string }): FastifySchemaValidationError {
   return { keyword: 'type', instancePath: `/${key}`, schemaPath: '#', params: { type: 'number' }, message: `must be a number written plainly (got "${text}")` }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -2,11 +2,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { MongoClient, type Db } from 'mongodb'
 import type { Logger } from 'pino'
-import { ALL_PROJECTIONS, ProjectionProgress, ReadModels } from '../../projections/index.js'
-import { Budgets } from '../commands/create-task/budget.js'
 import type { Config } from '../config.js'
-import { EndedTasks } from '../queries/read-task.js'
-import { KnownSessions } from '../queries/require-session.js'
 import { natsConnectionOptions } from './nats/connection-options.js'
 import { MatsMetrics } from './metrics/mats-metrics.js'
 import { EventStore } from './nats/event-store.js'
@@ -16,7 +12,11 @@ import { ensureStreams } from './nats/streams.js'
 
 const DRAIN_TIMEOUT_MS = 3000
 
-/** The connections every role shares; one per process, closed once. */
+/**
+ * The connections every role shares; one per process, closed once. Connections only: the
+ * caches, views and read models built on them are put together at the composition root
+ * (src/app-context.ts) and handed to what needs them.
+ */
 export interface Infra {
   readonly config: Config
   readonly log: Logger
@@ -28,13 +28,7 @@ export interface Infra {
   readonly events: EventStore
   readonly mongo: MongoClient
   readonly db: Db
-  readonly readModels: ReadModels
-  readonly progress: ProjectionProgress
   readonly pendingTasks: PendingTasks
-  /** Month-to-date spend as of the log, kept by this process for the accounts it serves. */
-  readonly budgets: Budgets
-  readonly knownSessions: KnownSessions
-  readonly endedTasks: EndedTasks
   readonly clock: () => Date
   /** What this process measures (GET /metrics). */
   readonly metrics: MatsMetrics
@@ -51,14 +45,9 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     await ensureStreams(jsm, { replicas: config.NATS_STREAM_REPLICAS })
     await mongo.connect()
     const db = mongo.db()
-    const readModels = new ReadModels(db, ALL_PROJECTIONS)
-    await readModels.init()
     const pendingTasks = await PendingTasks.open(js, config.NATS_STREAM_REPLICAS)
-    const progress = new ProjectionProgress(nc, readModels)
-    progress.start()
     log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
     const events = new EventStore(nc, js, jsm)
-    const budgets = new Budgets({ js, jsm, readModels, events, log })
     return {
       config,
       log,
@@ -68,19 +57,11 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
       jsm,
       mongo,
       db,
-      readModels,
-      progress,
       pendingTasks,
       events,
-      budgets,
-      knownSessions: new KnownSessions(),
-      endedTasks: new EndedTasks(),
       clock: () => new Date(),
       metrics: new MatsMetrics(),
       async close() {
-        budgets.stop()
-        progress.stop()
-        readModels.close()
         // Draining needs the server: with NATS gone it would wait forever.
         const drained = nc.drain().catch(() => undefined)
         await Promise.race([drained, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS).unref())])

@@ -1,7 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { principalOf } from '../http/plugins/auth.js'
-import { isRecord } from '../http/validator.js'
+import { isRecord } from '../domain/is-record.js'
 import { EMPTY_BATCH_REPLY, isEmptyBatch, refuseMalformedToolCalls } from './requests.js'
 import { buildMcpServer } from './server.js'
 

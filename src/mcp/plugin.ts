@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { originPolicy } from './origin.js'
-import { errorBody } from '../http/schemas/errors.js'
+import { errorBody } from '../contract/errors.js'
 
 export const MCP_PATH = '/mcp'
 

@@ -1,6 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { EventMetadata } from '../domain/message.js'
 import { aggregateSubjects } from '../infra/nats/subjects.js'
+import { isTerminal } from '../domain/tasks/task.js'
 
 /** Sends one `notifications/progress` for the current request; never throws. */
 export interface Progress {
@@ -27,7 +28,7 @@ export function reportTaskProgress(nc: NatsConnection, accountId: string, correl
   let last = 0
 
   const send = () => {
-    const ended = status === 'completed' || status === 'failed'
+    const ended = isTerminal(status)
     const waited = Math.round((Date.now() - startedAt) / 100) / 10
     // Progress must increase with every notification (MCP spec); an ended task is 100 %.
     last = Math.round(Math.max(ended ? waitSeconds : waited, last + 0.1) * 10) / 10
@@ -44,7 +45,7 @@ export function reportTaskProgress(nc: NatsConnection, accountId: string, correl
       if (taskId === null || aggregateId !== taskId || !STATUS_OF_EVENT[type]) return
       status = STATUS_OF_EVENT[type]
       send()
-      if (status === 'completed' || status === 'failed') clearInterval(timer)
+      if (isTerminal(status)) clearInterval(timer)
     },
   })
   return {

@@ -1,6 +1,6 @@
 import type { Agent } from '../domain/agents/catalogue.js'
 import type { SessionView, TaskView } from '../api/views.js'
-import type { paginationFor } from '../http/schemas/common.js'
+import type { paginationFor } from '../contract/common.js'
 
 /**
  * Text renderings of tool results: what a client that shows only text (or a model

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { isRecord } from '../http/validator.js'
+import { isRecord } from '../domain/is-record.js'
 
 /**
  * JSON-RPC checks the SDK leaves to us. An empty batch is an Invalid Request (JSON-RPC 2.0,

@@ -3,16 +3,16 @@ import type { FastifyBaseLogger, FastifySchemaValidationError } from 'fastify'
 import type { Static, TObject, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { DomainError } from '../domain/errors.js'
-import type { Infra } from '../infra/context.js'
+import type { AppContext } from '../app-context.js'
 import { isDependencyUnavailable } from '../infra/unavailable.js'
-import type { Principal } from '../http/authenticator.js'
-import { describeValidation } from '../http/plugins/errors.js'
-import type { Limiter, LimitGroup } from '../http/plugins/rate-limit.js'
+import type { Principal } from '../contract/principal.js'
+import type { Limiter, LimitGroup } from '../contract/rate-limits.js'
+import { describeValidation } from '../contract/validation-messages.js'
 import type { Progress } from './progress.js'
 
 /** What a tool call runs with: the caller's account, and nothing of the HTTP request. */
 export interface ToolContext {
-  readonly infra: Infra
+  readonly infra: AppContext
   readonly limiter: Limiter
   readonly principal: Principal
   /** Ties together the events this call causes, as a REST request id does. */

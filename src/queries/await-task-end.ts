@@ -6,8 +6,7 @@ import type { Infra } from '../infra/context.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
 import { closeOrdered } from '../infra/nats/ordered-consumers.js'
 import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
-
-const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
+import { endsTask } from '../domain/tasks/task.js'
 
 /**
  * Holds until a task ends, `timeoutMs` passes or `signal` aborts, and returns it as it stands then. It
@@ -32,7 +31,7 @@ export async function awaitTaskEnd(infra: Infra, accountId: string, taskId: stri
     messages = await consumer.consume({ max_messages: 16 })
     for await (const event of eventsUntil(messages, timeoutMs, signal)) {
       events.push(event as unknown as Recorded<TaskEvent>)
-      if (TERMINAL.has(event.type)) break
+      if (endsTask(event.type)) break
     }
   } finally {
     await closeOrdered(consumer, messages)

@@ -1,8 +1,8 @@
 import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
 import { Task } from '../domain/tasks/task.js'
 import type { Infra } from '../infra/context.js'
+import { endsTask } from '../domain/tasks/task.js'
 
-const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
 const MAX_ENDED = 5000
 
 /**
@@ -29,13 +29,13 @@ export class EndedTasks {
  * its creation was acknowledged. An ended task is kept in memory. The tasks read model is
  * for what spans tasks (lists, filters, counts); one task is exactly its events.
  */
-export async function readTask(infra: Infra, accountId: string, taskId: string): Promise<TaskDoc | null> {
+export async function readTask(infra: Infra & { readonly endedTasks: EndedTasks }, accountId: string, taskId: string): Promise<TaskDoc | null> {
   const remembered = infra.endedTasks.get(accountId, taskId)
   if (remembered) return remembered
   infra.link.assertUp()
   const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
   const doc = taskDocFromHistory(events)
-  if (doc && TERMINAL.has(events.at(-1)?.type ?? '')) infra.endedTasks.remember(doc)
+  if (doc && endsTask(events.at(-1)?.type ?? '')) infra.endedTasks.remember(doc)
   return doc
 }
 

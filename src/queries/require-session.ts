@@ -25,7 +25,7 @@ export class KnownSessions {
  * ago is found; and by its last event only, since sessions never close and their
  * history (learned facts) is not needed to know that they exist.
  */
-export async function requireSession(infra: Infra, accountId: string, sessionId: string): Promise<void> {
+export async function requireSession(infra: Infra & { readonly knownSessions: KnownSessions }, accountId: string, sessionId: string): Promise<void> {
   if (infra.knownSessions.has(accountId, sessionId)) return
   if ((await infra.events.version('session', { accountId, aggregateId: sessionId })) === 0) throw new NotFoundError('session not found')
   infra.knownSessions.remember(accountId, sessionId)

@@ -6,8 +6,7 @@ import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js
 import { LogReader } from '../infra/nats/log-reader.js'
 import { closeOrdered } from '../infra/nats/ordered-consumers.js'
 import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
-
-const TERMINAL = new Set(['TaskCompleted', 'TaskFailed'])
+import { endsTask } from '../domain/tasks/task.js'
 
 export interface TaskEventFeed {
   /**
@@ -38,7 +37,7 @@ export async function openTaskEvents(infra: Infra, accountId: string, taskId: st
   return {
     async *events(signal) {
       for (const event of history) if (event.seq > afterSeq) yield event
-      if (TERMINAL.has(last.type) || signal.aborted) return
+      if (endsTask(last.type) || signal.aborted) return
       yield* follow(infra, accountId, taskId, Math.max(last.seq, afterSeq) + 1, signal)
     },
   }
@@ -62,7 +61,7 @@ async function* follow(infra: Infra, accountId: string, taskId: string, fromSeq:
         const event = tryDecodeEvent(msg)
         if (event instanceof UndecodableMessageError) continue
         yield event
-        if (TERMINAL.has(event.type)) return
+        if (endsTask(event.type)) return
       }
     } finally {
       signal.removeEventListener('abort', stop)

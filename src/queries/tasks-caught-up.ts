@@ -1,4 +1,4 @@
-import { tasksProjection, type Projection } from '../../projections/index.js'
+import { tasksProjection, type Projection, type ProjectionProgress } from '../../projections/index.js'
 import type { Infra } from '../infra/context.js'
 
 /** How long a list waits for a read model to reach what the log held when it was asked. */
@@ -10,10 +10,13 @@ const CATCH_UP_MS = 2000
  * (on any API process) shows that write: read-your-writes for lists without a read-model
  * write per command. After `CATCH_UP_MS` the list is served as it is.
  */
-export async function awaitTaskStreamReadModel(infra: Infra, projection: Projection, accountId: string): Promise<void> {
+/** What waiting on a read model takes: the connections and this process's view of the projectors' progress. */
+export type CatchUpContext = Infra & { readonly progress: ProjectionProgress }
+
+export async function awaitTaskStreamReadModel(infra: CatchUpContext, projection: Projection, accountId: string): Promise<void> {
   const last = await infra.events.head('task')
   if (last === 0 || (await infra.progress.waitFor(projection, accountId, last, CATCH_UP_MS))) return
   infra.log.warn({ accountId, last, projection: projection.name }, 'read model is behind the log; served as it is')
 }
 
-export const awaitTasksReadModel = (infra: Infra, accountId: string): Promise<void> => awaitTaskStreamReadModel(infra, tasksProjection, accountId)
+export const awaitTasksReadModel = (infra: CatchUpContext, accountId: string): Promise<void> => awaitTaskStreamReadModel(infra, tasksProjection, accountId)

@@ -1,6 +1,6 @@
 import { Kvm } from '@nats-io/kv'
 import t, { type Test } from 'tap'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { startService } from '../../src/service.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { endedTaskIds, startClusterServers, streamLeader } from '../helpers/cluster.js'
@@ -136,7 +136,7 @@ t.test('3-node R3 cluster, identical briefs raced through two API processes on d
 })
 
 /** Keys of the identical-task bucket that still hold a task (a PUT); released ones end in a delete marker. */
-async function identityEntriesHeld(infra: Infra): Promise<number> {
+async function identityEntriesHeld(infra: AppContext): Promise<number> {
   const root = '$KV.mats_pending_tasks.'
   const info = await infra.jsm.streams.info('KV_mats_pending_tasks', { subjects_filter: `${root}>` })
   const kv = await new Kvm(infra.js).open('mats_pending_tasks')

@@ -5,7 +5,7 @@ import { connect } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
 import type { Test } from 'tap'
 import { startMongo, startNatsCluster, type LocalCluster } from '../../src/infra/local/servers.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import type { TestServers } from './servers.js'
 import { until } from './wait.js'
 
@@ -61,7 +61,7 @@ async function jetStreamReady(url: string): Promise<void> {
 }
 
 /** The node that leads a stream now. */
-export async function streamLeader(infra: Infra, cluster: LocalCluster, stream: string) {
+export async function streamLeader(infra: AppContext, cluster: LocalCluster, stream: string) {
   const name = (await infra.jsm.streams.info(stream)).cluster?.leader
   const node = cluster.nodes.find((n) => n.name === name)
   if (!node) throw new Error(`no node leads ${stream} (leader: ${name ?? 'none'})`)
@@ -69,7 +69,7 @@ export async function streamLeader(infra: Infra, cluster: LocalCluster, stream: 
 }
 
 /** Ids of the tasks that have a terminal event in the log. */
-export async function endedTaskIds(infra: Infra): Promise<Set<string>> {
+export async function endedTaskIds(infra: AppContext): Promise<Set<string>> {
   const ended = new Set<string>()
   for (const type of ['TaskCompleted', 'TaskFailed']) {
     const info = await infra.jsm.streams.info('MATS_TASKS', { subjects_filter: `mats.task.*.*.${type}` })

@@ -3,7 +3,7 @@ import type { Test } from 'tap'
 import { execute, operator } from '../../src/commands/execute.js'
 import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-session-facts.js'
 import { decideCreateSession, Session } from '../../src/domain/sessions/session.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { eventsOf, streamEvents } from './event-log.js'
 import type { TestServers } from './servers.js'
 import { connectTestInfra } from './service.js'
@@ -18,14 +18,14 @@ export interface SessionKey {
 }
 
 /** A new session, as its own command appends it. */
-export async function aSession(infra: Infra): Promise<SessionKey> {
+export async function aSession(infra: AppContext): Promise<SessionKey> {
   const key = { accountId: randomUUID(), aggregateId: randomUUID() }
   await execute(infra, Session, key, (s) => decideCreateSession(PROFILE, s), operator(), { isNew: true })
   return { ...key, sessionId: key.aggregateId }
 }
 
 /** A writer with connections of its own, through a proxy the test can pause or cut. */
-export async function aProxiedWriter(t: Test, servers: TestServers, env: Record<string, string> = {}): Promise<{ infra: Infra; proxy: TcpProxy }> {
+export async function aProxiedWriter(t: Test, servers: TestServers, env: Record<string, string> = {}): Promise<{ infra: AppContext; proxy: TcpProxy }> {
   const proxy = await startTcpProxy(t, servers.nats.port)
   return { infra: await connectTestInfra(t, { ...servers, natsUrl: `nats://127.0.0.1:${proxy.port}` }, env), proxy }
 }
@@ -52,7 +52,7 @@ export interface LearningRace {
  * decision is held back from its second event on (a plain publish per event has stored the
  * first by then; an atomic batch nothing) while the second task's is stored; then it goes on.
  */
-export async function twoTasksLearning(reader: Infra, writer: { infra: Infra; proxy: TcpProxy }): Promise<LearningRace> {
+export async function twoTasksLearning(reader: AppContext, writer: { infra: AppContext; proxy: TcpProxy }): Promise<LearningRace> {
   const session = await aSession(reader)
   const [a, b] = [randomUUID(), randomUUID()].map((taskId) => ({ taskId, facts: ['Sells model rockets', 'Ships only to North America', 'Has a loyalty program'].map((fact) => `${fact} (${taskId})`) }))
   if (!a || !b) throw new Error('two tasks')

@@ -1,9 +1,9 @@
 import type { RecordedEvent } from '../../src/domain/message.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
 
 /** Every event of one stream, in log order. */
-export async function streamEvents(infra: Infra, stream: string): Promise<RecordedEvent[]> {
+export async function streamEvents(infra: AppContext, stream: string): Promise<RecordedEvent[]> {
   const { state } = await infra.jsm.streams.info(stream)
   const events: RecordedEvent[] = []
   for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq++) {

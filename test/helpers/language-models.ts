@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import pino, { type Logger } from 'pino'
 import type { Test } from 'tap'
 import type { PlatformConnectors } from '../../consumers/connectors/platform-connectors.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { startFakeModelServer, type FakeModelServer, type ModelReply, type ModelRequestView, type ModelScript, type Wire } from '../fakes/model-server.js'
 import type { ApiClient } from './http.js'
 import { aCaller, aSessionBody, type Caller } from './mothers.js'
@@ -28,7 +28,7 @@ export interface TaskView {
 export interface LanguageModelRig {
   readonly fake: FakeModelServer
   readonly service: TestService
-  readonly infra: Infra
+  readonly infra: AppContext
   readonly caller: Caller
   readonly sessionId: string
 }

@@ -1,5 +1,5 @@
 import { ALL_PROJECTIONS, ProjectionRunner, ReadModels } from '../../projections/index.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { byStream } from '../../projections/engine/streams.js'
 
 export type Snapshot = Record<string, unknown[]>
@@ -15,20 +15,20 @@ export async function snapshot(readModels: ReadModels): Promise<Snapshot> {
 }
 
 /** Read models in another database of the same server, filled by one clean pass. */
-export async function cleanPass(infra: Infra, database: string): Promise<ReadModels> {
+export async function cleanPass(infra: AppContext, database: string): Promise<ReadModels> {
   const readModels = await readModelsIn(infra, database)
   await catchUp(infra, readModels)
   return readModels
 }
 
-export async function readModelsIn(infra: Infra, database: string): Promise<ReadModels> {
+export async function readModelsIn(infra: AppContext, database: string): Promise<ReadModels> {
   const readModels = new ReadModels(infra.mongo.db(database), ALL_PROJECTIONS)
   await readModels.init()
   return readModels
 }
 
 /** Runs every projection until it has applied everything in its stream. */
-export async function catchUp(infra: Infra, readModels: ReadModels, batchSize?: number): Promise<void> {
+export async function catchUp(infra: AppContext, readModels: ReadModels, batchSize?: number): Promise<void> {
   const deps = { js: infra.js, jsm: infra.jsm, readModels, log: infra.log }
   // One runner per stream for its projections, as the projector and rebuilds run them.
   await Promise.all([...byStream(ALL_PROJECTIONS).values()].map((projections) => new ProjectionRunner(deps, projections, { untilCaughtUp: true, ...(batchSize ? { batchSize } : {}) }).run()))

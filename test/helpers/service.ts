@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../../src/config.js'
-import { connectInfra, type Infra } from '../../src/infra/context.js'
+import { connectApp, type AppContext } from '../../src/app-context.js'
 import type { PlatformConnectors } from '../../consumers/connectors/platform-connectors.js'
 import { ROLES, startService, type Role, type RunningService } from '../../src/service.js'
 import type { TestServers } from './servers.js'
@@ -44,8 +44,8 @@ export async function startTestService(
 }
 
 /** Connections without any role: for operator commands and direct reads in tests. */
-export async function connectTestInfra(t: Test, servers: TestServers, env: Record<string, string> = {}): Promise<Infra> {
-  const infra = await connectInfra(testConfig(servers, env), testLog())
+export async function connectTestInfra(t: Test, servers: TestServers, env: Record<string, string> = {}): Promise<AppContext> {
+  const infra = await connectApp(testConfig(servers, env), testLog())
   t.teardown(() => infra.close())
   return infra
 }

@@ -1,9 +1,9 @@
 import type { RecordedEvent } from '../../src/domain/message.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { streamEvents } from './event-log.js'
 
 /** Every event of the MATS_TASKS stream, grouped by task, in log order. */
-export async function taskHistories(infra: Infra): Promise<Map<string, RecordedEvent[]>> {
+export async function taskHistories(infra: AppContext): Promise<Map<string, RecordedEvent[]>> {
   const byTask = new Map<string, RecordedEvent[]>()
   for (const event of await streamEvents(infra, 'MATS_TASKS')) {
     // The stream also holds decisions on actions, which are not task events.

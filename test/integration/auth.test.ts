@@ -6,7 +6,7 @@ import { execute, operator } from '../../src/commands/execute.js'
 import { ApiKey, decideCreateApiKey } from '../../src/domain/accounts/api-key.js'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
 import { InvalidInputError, NotFoundError } from '../../src/domain/errors.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { ApiClient, type ApiResponse } from '../helpers/http.js'
 import { aCaller, aKey, anAccount, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -57,7 +57,7 @@ function firstRefusal(api: ApiClient, what: string, timeoutMs: number) {
 }
 
 /** Every document of every collection of every database on the server, as JSON. */
-async function everyMongoDocument(infra: Infra): Promise<{ where: string; collection: string; text: string }[]> {
+async function everyMongoDocument(infra: AppContext): Promise<{ where: string; collection: string; text: string }[]> {
   const dumps: { where: string; collection: string; text: string }[] = []
   const { databases } = await infra.mongo.db().admin().listDatabases()
   for (const { name } of databases) {
@@ -70,7 +70,7 @@ async function everyMongoDocument(infra: Infra): Promise<{ where: string; collec
 }
 
 /** Every stored message (subject, headers, data) of every JetStream stream, and how many the streams say they hold. */
-async function everyStreamMessage(infra: Infra): Promise<{ messages: { stream: string; text: string }[]; held: number }> {
+async function everyStreamMessage(infra: AppContext): Promise<{ messages: { stream: string; text: string }[]; held: number }> {
   const messages: { stream: string; text: string }[] = []
   let held = 0
   for await (const stream of infra.jsm.streams.names()) {
@@ -93,7 +93,7 @@ async function everyStreamMessage(infra: Infra): Promise<{ messages: { stream: s
   return { messages, held }
 }
 
-async function bucketValues(infra: Infra, bucket: string): Promise<string[]> {
+async function bucketValues(infra: AppContext, bucket: string): Promise<string[]> {
   const kv = await new Kvm(infra.js).open(bucket)
   const values: string[] = []
   for await (const key of await kv.keys()) {
@@ -238,7 +238,7 @@ t.test('given no key, when calling the public routes, then 200', async (t) => {
 })
 
 /** Counts the lookups of API keys by hash that reach MongoDB (driver command monitoring). */
-function keyLookups(infra: Infra): { count(): number } {
+function keyLookups(infra: AppContext): { count(): number } {
   let count = 0
   infra.mongo.on('commandStarted', (event) => {
     const filter: unknown = event.command.filter
@@ -250,7 +250,7 @@ function keyLookups(infra: Infra): { count(): number } {
 const monitored = (env: Record<string, string>) => ({ env: { MONGODB_URL: `${servers.mongoUrl}?monitorCommands=true`, ...env } })
 
 /** A key whose secret the test chose, made through the real command path (execute + decide). */
-async function aKeyWithSecret(infra: Infra, accountId: string, key: string): Promise<void> {
+async function aKeyWithSecret(infra: AppContext, accountId: string, key: string): Promise<void> {
   const command = { name: 'chosen', keyHash: sha256(key), keyPrefix: key.slice(0, 13), expiresAt: null, now: new Date(), accountExists: true }
   await execute(infra, ApiKey, { accountId, aggregateId: randomUUID() }, (state) => decideCreateApiKey(command, state), operator(), { isNew: true })
 }

@@ -10,12 +10,12 @@ import { startServers } from '../helpers/servers.js'
 import { startTcpProxy } from '../helpers/tcp-proxy.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 
 const failure = (events: readonly RecordedEvent[], taskId: string) =>
   eventsOf(events, taskId, 'TaskFailed')[0]?.data as { reason: string; error: string; usage: unknown; costMicros: number } | undefined
 
-const endOf = async (infra: Infra, taskId: string) => failure(await streamEvents(infra, 'MATS_TASKS'), taskId)
+const endOf = async (infra: AppContext, taskId: string) => failure(await streamEvents(infra, 'MATS_TASKS'), taskId)
 
 t.test('cancelling a pending task: it fails at once as cancelled, its reservation is given back, and no worker runs it', async (t) => {
   const servers = await startServers(t)

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import t, { type Test } from 'tap'
-import { LIMIT_MAX, PAGE_MAX } from '../../src/http/schemas/common.js'
+import { LIMIT_MAX, PAGE_MAX } from '../../src/contract/common.js'
 import { ApiClient, type ApiResponse } from '../helpers/http.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
-import { ERROR_CODES, type ErrorStatusWithCode } from '../../src/http/schemas/errors.js'
+import { ERROR_CODES, type ErrorStatusWithCode } from '../../src/contract/errors.js'
 
 interface Subspecialty {
   id: string

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { startService } from '../../src/service.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { IdempotencyStore, IN_FLIGHT_STALE_MS } from '../../src/infra/nats/idempotency-store.js'
 import { ApiClient, type ApiResponse } from '../helpers/http.js'
 import { streamEvents } from '../helpers/event-log.js'
@@ -30,11 +30,11 @@ async function aSession(api: ApiClient): Promise<string> {
   return res.body.session.id
 }
 
-async function tasksInLog(infra: Infra, accountId: string): Promise<number> {
+async function tasksInLog(infra: AppContext, accountId: string): Promise<number> {
   return [...(await taskHistories(infra)).values()].filter((events) => events[0]?.accountId === accountId).length
 }
 
-async function sessionsInLog(infra: Infra, accountId: string): Promise<number> {
+async function sessionsInLog(infra: AppContext, accountId: string): Promise<number> {
   return (await streamEvents(infra, 'MATS_SESSIONS')).filter((e) => e.type === 'SessionCreated' && e.accountId === accountId).length
 }
 

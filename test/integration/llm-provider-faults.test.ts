@@ -1,6 +1,6 @@
 import t from 'tap'
 import { monthToDate } from '../../src/commands/create-task/budget.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import type { ModelReply } from '../fakes/model-server.js'
 import { capturingLog, languageModelRig, MODEL, runToEnd } from '../helpers/language-models.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
@@ -12,7 +12,7 @@ const brief = (sessionId: string) => ({ sessionId, agentType: 'organic-social', 
 const DELIVERABLE = '# Three posts\n\n1. Lift-off.\n2. Countdown.\n3. Orbit.'
 const WIRES = ['openai', 'anthropic'] as const
 
-async function terminalData(infra: Infra, taskId: string, type: 'TaskCompleted' | 'TaskFailed'): Promise<Record<string, unknown>> {
+async function terminalData(infra: AppContext, taskId: string, type: 'TaskCompleted' | 'TaskFailed'): Promise<Record<string, unknown>> {
   const [event] = eventsOf(await streamEvents(infra, 'MATS_TASKS'), taskId, type)
   if (!event) throw new Error(`no ${type} for ${taskId}`)
   return event.data as Record<string, unknown>

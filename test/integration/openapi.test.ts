@@ -1,13 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { PAGE_MAX } from '../../src/http/schemas/common.js'
-import { CreateSessionBody, ListSessionsQuery } from '../../src/http/schemas/sessions.js'
-import { CreateTaskBody } from '../../src/http/schemas/tasks.js'
+import { PAGE_MAX } from '../../src/contract/common.js'
+import { CreateSessionBody, ListSessionsQuery } from '../../src/contract/sessions.js'
+import { CreateTaskBody } from '../../src/contract/tasks.js'
 import { ApiClient } from '../helpers/http.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
-import { ERROR_CODES, type ErrorStatusWithCode } from '../../src/http/schemas/errors.js'
+import { ERROR_CODES, type ErrorStatusWithCode } from '../../src/contract/errors.js'
 
 type Schema = { type?: string; required?: string[]; properties?: Record<string, Schema>; [keyword: string]: unknown }
 type Media = { schema: Schema }

@@ -3,7 +3,7 @@ import t from 'tap'
 import { ProjectionRunner } from '../../projections/index.js'
 import { accountSpendProjection, sessionsProjection, tasksProjection, type Projection } from '../../projections/index.js'
 import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
@@ -37,7 +37,7 @@ interface Status {
 }
 
 /** Stores `data` on `subject` as any NATS client could, bypassing the service. */
-async function publishRaw(infra: Infra, subject: string, data: string): Promise<number> {
+async function publishRaw(infra: AppContext, subject: string, data: string): Promise<number> {
   return (await infra.js.publish(subject, data)).seq
 }
 

@@ -7,7 +7,7 @@ import { operator } from '../../src/commands/execute.js'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
 import { Session, type SessionEvent } from '../../src/domain/sessions/session.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { aCaller, aKey, anAccount } from '../helpers/mothers.js'
 import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { catchUp, cleanPass, readModelsIn, snapshot } from '../helpers/read-models.js'
@@ -20,7 +20,7 @@ const service = await startTestService(t, servers)
 const { infra } = service
 
 /** A log with every event type the read models handle, plus a large backlog of sessions. */
-async function seedLog(infra: Infra, backlog: number): Promise<void> {
+async function seedLog(infra: AppContext, backlog: number): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const account = await anAccount(infra, { monthlyBudgetUsd: 10 + i })
     await changeAccountBudget(infra, { accountId: account.id, monthlyBudgetUsd: 50 + i }, operator())

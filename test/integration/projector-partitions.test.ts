@@ -3,7 +3,7 @@ import { Kvm } from '@nats-io/kv'
 import t from 'tap'
 import { ALL_PROJECTIONS, PARTITIONS } from '../../projections/index.js'
 import { Session } from '../../src/domain/sessions/session.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { exited, spawnMats } from '../helpers/processes.js'
 import { cleanPass, readModelsIn, snapshot } from '../helpers/read-models.js'
 import { otherDatabase, startServers } from '../helpers/servers.js'
@@ -18,7 +18,7 @@ const infra = await connectTestInfra(t, servers)
 const env = { NATS_URL: servers.natsUrl, MONGODB_URL: otherDatabase(servers, DATABASE), PROJECTOR_LEASE_MS: String(LEASE_MS) }
 
 /** Sessions of many accounts, so that every partition has events; appended straight to the log. */
-async function appendSessions(infra: Infra, count: number): Promise<void> {
+async function appendSessions(infra: AppContext, count: number): Promise<void> {
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
   await Promise.all(
     Array.from({ length: count }, (_, i) =>

@@ -11,13 +11,13 @@ import { startServers } from '../helpers/servers.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { lifecycleViolations, taskHistories } from '../helpers/task-log.js'
 import { until } from '../helpers/wait.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 
 async function sessionFor(api: Awaited<ReturnType<typeof aCaller>>['api']): Promise<string> {
   return (await api.post<{ session: { id: string } }>('/v1/sessions', { name: 'crash tests' })).body.session.id
 }
 
-async function tasksWithStatus(infra: Infra, accountId: string, status: TaskDoc['status']): Promise<number> {
+async function tasksWithStatus(infra: AppContext, accountId: string, status: TaskDoc['status']): Promise<number> {
   return infra.readModels.collection<TaskDoc>(tasksProjection).countDocuments({ accountId, status })
 }
 

@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node'
 import t, { type Test } from 'tap'
 import { monthToDate } from '../../src/commands/create-task/budget.js'
 import type { EventEnvelope, RecordedEvent } from '../../src/domain/message.js'
-import type { Infra } from '../../src/infra/context.js'
+import type { AppContext } from '../../src/app-context.js'
 import { readTaskFromLog } from '../../src/queries/read-task.js'
 import type { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
@@ -41,7 +41,7 @@ const logs: RecordedEvent[][] = []
 interface Group {
   servers: TestServers
   service: TestService
-  infra: Infra
+  infra: AppContext
   worker: NonNullable<TestService['worker']>
 }
 

@@ -3,7 +3,7 @@ import t from 'tap'
 import { Type, type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { describeValidation } from '../../src/http/plugins/errors.js'
-import { HTTP_URL, NOT_BLANK } from '../../src/http/schemas/common.js'
+import { HTTP_URL, NOT_BLANK } from '../../src/contract/common.js'
 import { validatorCompiler } from '../../src/http/validator.js'
 
 const Body = Type.Object({ name: Type.String({ minLength: 1, maxLength: 120 }), size: Type.Optional(Type.Integer()) }, { additionalProperties: false })

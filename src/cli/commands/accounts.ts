@@ -6,7 +6,7 @@ import { billingMonth } from '../../domain/tasks/identity.js'
 import { operator } from '../../commands/execute.js'
 import { microsToUsd } from '../../domain/money.js'
 import { NotFoundError } from '../../domain/errors.js'
-import type { Infra } from '../../infra/context.js'
+import type { AppContext } from '../../app-context.js'
 import { parse, print, required, unknownVerb, usd, uuid, type OperatorAction } from '../io.js'
 
 /** Checks the arguments first, so that a usage error needs no servers. */
@@ -30,7 +30,7 @@ export function accounts([verb, ...rest]: string[]): OperatorAction {
   }
 }
 
-async function showAccount(infra: Infra, id: string) {
+async function showAccount(infra: AppContext, id: string) {
   const doc = await infra.readModels.collection<AccountDoc>(accountsProjection).findOne({ _id: id })
   if (!doc) throw new NotFoundError(`account ${id} not found`)
   const now = infra.clock()

@@ -2,7 +2,7 @@ import { apiKeysProjection, type ApiKeyDoc } from '../../../projections/index.js
 import { createApiKey } from '../../commands/create-api-key/create-api-key.js'
 import { operator } from '../../commands/execute.js'
 import { revokeApiKey } from '../../commands/revoke-api-key/revoke-api-key.js'
-import type { Infra } from '../../infra/context.js'
+import type { AppContext } from '../../app-context.js'
 import { isoDate, parse, print, required, unknownVerb, uuid, type OperatorAction } from '../io.js'
 
 /** Checks the arguments first, so that a usage error needs no servers. */
@@ -33,7 +33,7 @@ export function keys([verb, ...rest]: string[]): OperatorAction {
   }
 }
 
-async function listKeys(infra: Infra, accountId: string) {
+async function listKeys(infra: AppContext, accountId: string) {
   const docs = await infra.readModels.collection<ApiKeyDoc>(apiKeysProjection).find({ accountId }).sort({ createdAt: -1 }).toArray()
   return docs.map(({ _id, name, keyPrefix, createdAt, expiresAt, revokedAt }) => ({ id: _id, name, keyPrefix, createdAt, expiresAt, revokedAt }))
 }

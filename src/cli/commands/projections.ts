@@ -1,6 +1,6 @@
 import { ALL_PROJECTIONS, rebuildProjections, type RebuildProgress } from '../../../projections/index.js'
 import type { Stopped } from '../../../projections/engine/read-models.js'
-import type { Infra } from '../../infra/context.js'
+import type { AppContext } from '../../app-context.js'
 import { PoisonMessages } from '../../infra/mongo/poison-messages.js'
 import { parse, print, unknownVerb, type OperatorAction } from '../io.js'
 
@@ -12,7 +12,7 @@ export function projections([verb, ...rest]: string[]): OperatorAction {
   throw unknownVerb('projections', verb, ['rebuild', 'status'])
 }
 
-async function rebuild(infra: Infra, json: boolean): Promise<void> {
+async function rebuild(infra: AppContext, json: boolean): Promise<void> {
   const started = Date.now()
   const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
   await rebuildProjections(deps, ALL_PROJECTIONS, json ? (p) => printJsonProgress(p) : throttledProgress())
@@ -25,7 +25,7 @@ const POISON_SHOWN = 5
  * Each read model's position, and whether it stopped on an event it cannot apply; then
  * the messages consumers skipped or terminated because they are not events.
  */
-async function status(infra: Infra, json: boolean): Promise<void> {
+async function status(infra: AppContext, json: boolean): Promise<void> {
   const rows = []
   for (const p of ALL_PROJECTIONS) {
     const generation = infra.readModels.generationOf(p)

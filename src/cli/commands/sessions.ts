@@ -4,7 +4,7 @@ import { operator } from '../../commands/execute.js'
 import { InvalidInputError, NotFoundError } from '../../domain/errors.js'
 import { AUTONOMY_LEVELS, isAutonomy, type Autonomy } from '../../domain/sessions/autonomy.js'
 import { requireOpenSession, Session } from '../../domain/sessions/session.js'
-import type { Infra } from '../../infra/context.js'
+import type { AppContext } from '../../app-context.js'
 import { parse, print, required, unknownVerb, uuid, type OperatorAction } from '../io.js'
 
 /** Checks the arguments first, so that a usage error needs no servers. */
@@ -15,8 +15,8 @@ export function sessions([verb, ...rest]: string[]): OperatorAction {
   if (verb === 'show') return async (infra) => print(values.json, await showSession(infra, sessionId))
   const autonomy = autonomyOf(required(positionals[1], 'the autonomy'))
   return async (infra) => {
-    const doc = await changeSessionAutonomy(infra, { accountId: await ownerOf(infra, sessionId), sessionId }, autonomy, operator())
-    print(values.json, { id: doc._id, name: doc.name, autonomy })
+    const session = await changeSessionAutonomy(infra, { accountId: await ownerOf(infra, sessionId), sessionId }, autonomy, operator())
+    print(values.json, { id: sessionId, name: session.name, autonomy })
   }
 }
 
@@ -26,14 +26,14 @@ function autonomyOf(value: string): Autonomy {
 }
 
 /** Operators know a session by its id; the account it belongs to is in the read model. */
-async function ownerOf(infra: Infra, sessionId: string): Promise<string> {
+async function ownerOf(infra: AppContext, sessionId: string): Promise<string> {
   const doc = await infra.readModels.collection<SessionDoc>(sessionsProjection).findOne({ _id: sessionId })
   if (!doc) throw new NotFoundError(`session ${sessionId} not found`)
   return doc.accountId
 }
 
 /** From the log: the session as agents see it, with everything it learned. */
-async function showSession(infra: Infra, sessionId: string) {
+async function showSession(infra: AppContext, sessionId: string) {
   const accountId = await ownerOf(infra, sessionId)
   const session = requireOpenSession((await infra.events.load(Session, { accountId, aggregateId: sessionId })).state)
   const { name, companyName, companyUrl, industry, targetAudience, autonomy, facts } = session

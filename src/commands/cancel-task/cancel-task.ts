@@ -1,5 +1,5 @@
 import { decideCancelTask, Task } from '../../domain/tasks/task.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { execute, type Issuer } from '../execute.js'
 
@@ -8,7 +8,7 @@ import { execute, type Issuer } from '../execute.js'
  * stop (its worker aborts the run within moments and records its end). 404 for an unknown
  * or foreign task, 409 for one that has already ended.
  */
-export async function cancelTask(infra: Infra, key: { accountId: string; taskId: string }, issuer: Issuer): Promise<'ended' | 'stopping'> {
+export async function cancelTask(infra: CommandContext, key: { accountId: string; taskId: string }, issuer: Issuer): Promise<'ended' | 'stopping'> {
   const { state } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, (current) => decideCancelTask({ requestedBy: issuer.keyId }, current), issuer)
   if (state.status !== 'failed') return 'stopping'
   infra.metrics.taskEnded(state.agentType, { outcome: 'failed', reason: 'cancelled' })

@@ -1,10 +1,10 @@
 import { Account, decideChangeAccountBudget } from '../../domain/accounts/account.js'
 import { microsToUsd, usdToMicros } from '../../domain/money.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { execute, type Issuer } from '../execute.js'
 
 export async function changeAccountBudget(
-  infra: Infra,
+  infra: CommandContext,
   input: { readonly accountId: string; readonly monthlyBudgetUsd: number },
   issuer: Issuer,
 ): Promise<{ readonly id: string; readonly name: string; readonly monthlyBudget: number }> {

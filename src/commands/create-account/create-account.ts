@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Account, decideCreateAccount } from '../../domain/accounts/account.js'
 import { microsToUsd, usdToMicros } from '../../domain/money.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { execute, type Issuer } from '../execute.js'
 
 export interface AccountCreatedView {
@@ -11,7 +11,7 @@ export interface AccountCreatedView {
   readonly createdAt: string
 }
 
-export async function createAccount(infra: Infra, input: { readonly name: string; readonly monthlyBudgetUsd?: number | undefined }, issuer: Issuer): Promise<AccountCreatedView> {
+export async function createAccount(infra: CommandContext, input: { readonly name: string; readonly monthlyBudgetUsd?: number | undefined }, issuer: Issuer): Promise<AccountCreatedView> {
   const id = randomUUID()
   const monthlyBudgetUsd = input.monthlyBudgetUsd ?? infra.config.DEFAULT_MONTHLY_BUDGET_USD
   const monthlyBudgetMicros = usdToMicros(monthlyBudgetUsd)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Account } from '../../domain/accounts/account.js'
 import { ApiKey, decideCreateApiKey } from '../../domain/accounts/api-key.js'
 import { generateApiKey } from '../../domain/accounts/api-key-secret.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { execute, type Issuer } from '../execute.js'
 
 export interface CreatedApiKey {
@@ -16,7 +16,11 @@ export interface CreatedApiKey {
   readonly expiresAt: string | null
 }
 
-export async function createApiKey(infra: Infra, input: { readonly accountId: string; readonly name: string; readonly expiresAt?: Date | null | undefined }, issuer: Issuer): Promise<CreatedApiKey> {
+export async function createApiKey(
+  infra: CommandContext,
+  input: { readonly accountId: string; readonly name: string; readonly expiresAt?: Date | null | undefined },
+  issuer: Issuer,
+): Promise<CreatedApiKey> {
   const account = await infra.events.load(Account, { accountId: input.accountId, aggregateId: input.accountId })
   const secret = generateApiKey()
   const id = randomUUID()

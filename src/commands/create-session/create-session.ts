@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { decideCreateSession, Session, type CreateSession } from '../../domain/sessions/session.js'
-import type { Infra } from '../../infra/context.js'
-import { sessionDocFromHistory, type SessionDoc } from '../../../projections/index.js'
-import { execute, type Issuer } from '../execute.js'
+import { decideCreateSession, Session, type CreateSession, type SessionEvent, type SessionState } from '../../domain/sessions/session.js'
+import type { CommandContext } from '../context.js'
+import { execute, type Executed, type Issuer } from '../execute.js'
 
-export async function createSession(infra: Infra, accountId: string, input: CreateSession, issuer: Issuer): Promise<SessionDoc> {
+/** Creates a session under a new id; answers its events and state (the caller makes the document of them). */
+export async function createSession(infra: CommandContext, accountId: string, input: CreateSession, issuer: Issuer): Promise<Executed<SessionState, SessionEvent>> {
   const id = randomUUID()
-  const { history } = await execute(infra, Session, { accountId, aggregateId: id }, (state) => decideCreateSession(input, state), issuer, { isNew: true })
-  const doc = sessionDocFromHistory(history)
-  if (!doc) throw new Error('session creation appended nothing')
-  return doc
+  const executed = await execute(infra, Session, { accountId, aggregateId: id }, (state) => decideCreateSession(input, state), issuer, { isNew: true })
+  if (executed.state.status === 'absent') throw new Error('session creation appended nothing')
+  return executed
 }

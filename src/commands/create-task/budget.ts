@@ -1,9 +1,8 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { accountSpendProjection, LiveView, spendId, type AccountSpendDoc, type ReadModels } from '../../../projections/index.js'
 import { Account } from '../../domain/accounts/account.js'
 import { BudgetExhaustedError, NotFoundError } from '../../domain/errors.js'
 import { formatUsd } from '../../domain/money.js'
+import type { RecordedEvent } from '../../domain/message.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
 import { EventStoreUnavailableError, type EventStore } from '../../infra/nats/event-store.js'
 
@@ -19,13 +18,30 @@ export interface MonthToDate {
 interface AsOfLog {
   readonly docId: string
   readonly budgetMicros: number
-  readonly doc: AccountSpendDoc | null
+  readonly doc: SpendDoc | null
+}
+
+/** An account's spend in one month, as the `account_spend` read model keeps it. */
+export interface SpendDoc {
+  readonly spentMicros: number
+  readonly reservedMicros: number
+}
+
+/**
+ * The `account_spend` documents kept in this process's memory, as of a sequence of the task
+ * stream: the read side's LiveView, built at the composition root (src/app-context.ts).
+ */
+export interface SpendView {
+  get(docId: string, fence: number, timeoutMs: number): Promise<{ doc: SpendDoc | null; caughtUp: boolean }>
+  /** Called with every event the view applies, once applied. */
+  onApplied(listener: (event: RecordedEvent) => void): void
+  stop(): void
 }
 
 export interface BudgetDeps {
-  readonly js: JetStreamClient
-  readonly jsm: JetStreamManager
-  readonly readModels: ReadModels
+  readonly view: SpendView
+  /** The id of an account's spend document for a billing month. */
+  readonly spendId: (accountId: string, month: string) => string
   readonly events: EventStore
   readonly log: Logger
 }
@@ -39,14 +55,12 @@ export interface BudgetDeps {
  * concurrent requests on one process can never overshoot together (docs/tasks.md).
  */
 export class Budgets {
-  private readonly view: LiveView<AccountSpendDoc>
+  private readonly view: SpendView
   /** Reservations granted here whose TaskCreated the view has not applied yet, by task id. */
   private readonly granted = new Map<string, { readonly docId: string; readonly micros: number }>()
 
   constructor(private readonly deps: BudgetDeps) {
-    this.view = new LiveView(deps, accountSpendProjection, {
-      eventsAfter: (id, afterSeq) => deps.events.readAccountAfter('task', accountOf(id), afterSeq),
-    })
+    this.view = deps.view
     this.view.onApplied((event) => {
       if (event.type === 'TaskCreated') this.granted.delete(event.aggregateId)
     })
@@ -75,7 +89,7 @@ export class Budgets {
 
   /** The account's budget and its spend document as of the task stream's end when asked. */
   private async asOfLog(accountId: string, now: Date, checkBy?: number): Promise<AsOfLog> {
-    const docId = spendId(accountId, billingMonth(now))
+    const docId = this.deps.spendId(accountId, billingMonth(now))
     const [account, fence] = await Promise.all([this.deps.events.load(Account, { accountId, aggregateId: accountId }), this.deps.events.head('task')])
     if (account.state.status !== 'active') throw new NotFoundError('account not found')
     const waitMs = checkBy === undefined ? CATCH_UP_MS : Math.max(0, Math.min(CATCH_UP_MS, checkBy - Date.now()))
@@ -99,10 +113,6 @@ export class Budgets {
   stop(): void {
     this.view.stop()
   }
-}
-
-function accountOf(spendDocId: string): string {
-  return spendDocId.slice(0, spendDocId.lastIndexOf(':'))
 }
 
 /** Month-to-date spend of an account as the budget check sees it. */

@@ -1,14 +1,20 @@
-import { taskDocFromHistory, type TaskDoc } from '../../../projections/index.js'
 import type { AgentType } from '../../domain/agents/catalogue.js'
 import { ConflictError } from '../../domain/errors.js'
 import { usdToMicros } from '../../domain/money.js'
 import { billingMonth, taskFingerprint } from '../../domain/tasks/identity.js'
-import { decideCreateTask, Task, type Priority, type TaskType } from '../../domain/tasks/task.js'
-import type { Infra } from '../../infra/context.js'
+import { decideCreateTask, Task, type Priority, type TaskEvent, type TaskState, type TaskType } from '../../domain/tasks/task.js'
+import type { CommandContext } from '../context.js'
 import { EventStoreUnavailableError } from '../../infra/nats/event-store.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
-import { requireSession } from '../../queries/require-session.js'
-import { execute, type Issuer } from '../execute.js'
+import { requireSession, type KnownSessions } from '../../queries/require-session.js'
+import type { Budgets } from './budget.js'
+import { execute, type Executed, type Issuer } from '../execute.js'
+
+/** A task's creation checks the session (remembered once found) and reserves from the budget view. */
+export interface CreateTaskContext extends CommandContext {
+  readonly budgets: Pick<Budgets, 'reserve' | 'release'>
+  readonly knownSessions: KnownSessions
+}
 
 export interface CreateTask {
   /** Chosen by the caller, so that it can listen for the task's events before it exists. */
@@ -27,7 +33,7 @@ export interface CreateTask {
  * Nothing here reads a read model: the log, its KV buckets and this process's view of spend
  * decide, so a POST never waits for the projector.
  */
-export async function createTask(infra: Infra, accountId: string, input: CreateTask, issuer: Issuer): Promise<TaskDoc> {
+export async function createTask(infra: CreateTaskContext, accountId: string, input: CreateTask, issuer: Issuer): Promise<Executed<TaskState, TaskEvent>> {
   infra.link.assertUp()
   const appendBy = Date.now() + answerWithinMs(infra) - infra.config.NATS_TIMEOUT_MS
   const now = infra.clock()
@@ -61,11 +67,10 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
       billingMonth: billingMonth(now),
       reservedMicros,
     }
-    const { history } = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true })
-    const doc = taskDocFromHistory(history)
-    if (!doc) throw new Error('task creation appended no TaskCreated')
+    const executed = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true })
+    if (executed.state.status === 'absent') throw new Error('task creation appended no TaskCreated')
     infra.metrics.taskCreated(input.agentType)
-    return doc
+    return executed
   } catch (err) {
     infra.budgets.release(input.taskId)
     releaseIdentity(infra, lock, input.taskId)
@@ -78,7 +83,7 @@ export async function createTask(infra: Infra, accountId: string, input: CreateT
  * room for HTTP; or twice NATS_TIMEOUT_MS where an operator raised that past 800 ms. The checks
  * get what the append (one NATS_TIMEOUT_MS at most) leaves of it.
  */
-function answerWithinMs(infra: Infra): number {
+function answerWithinMs(infra: CommandContext): number {
   return Math.max(1900, 2 * infra.config.NATS_TIMEOUT_MS + 300)
 }
 
@@ -93,7 +98,7 @@ function appendInTime(appendBy: number): void {
 }
 
 /** Not waited for: with NATS out of reach it would add a second timeout to the answer, and an entry left behind is cleared by the next identical request. */
-function releaseIdentity(infra: Infra, lock: string, taskId: string): void {
+function releaseIdentity(infra: CommandContext, lock: string, taskId: string): void {
   void infra.pendingTasks.release(lock, taskId).catch(() => undefined)
 }
 
@@ -105,7 +110,7 @@ const CREATION_GRACE_MS = 30_000
  * An entry left by a task that is no longer pending (its claimer died before clearing
  * it) or by a request that died before appending is stale and cleared.
  */
-async function acquireIdentity(infra: Infra, accountId: string, lock: string, taskId: string): Promise<void> {
+async function acquireIdentity(infra: CommandContext, accountId: string, lock: string, taskId: string): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const result = await infra.pendingTasks.acquire(lock, taskId)
     if (result.acquired) return

@@ -1,5 +1,5 @@
 import { decideDeleteWebhook, Webhook } from '../../domain/webhooks/webhook.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { execute, type Issuer } from '../execute.js'
 
 /**
@@ -7,6 +7,6 @@ import { execute, type Issuer } from '../execute.js'
  * aggregate is loaded under the caller's account, so another account's webhook is absent
  * here and reported exactly like a missing one (invariant 7).
  */
-export async function deleteWebhook(infra: Infra, input: { readonly accountId: string; readonly webhookId: string }, issuer: Issuer): Promise<void> {
+export async function deleteWebhook(infra: CommandContext, input: { readonly accountId: string; readonly webhookId: string }, issuer: Issuer): Promise<void> {
   await execute(infra, Webhook, { accountId: input.accountId, aggregateId: input.webhookId }, decideDeleteWebhook, issuer)
 }

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { activeWebhooks } from '../../../projections/index.js'
 import { InvalidInputError } from '../../domain/errors.js'
 import { generateWebhookSecret } from '../../domain/webhooks/signing.js'
 import { decideRegisterWebhook, urlProblem, Webhook, type WebhookEventType } from '../../domain/webhooks/webhook.js'
 import type { SecretBox } from '../../infra/crypto/secret-box.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { AddressNotAllowedError, hostOf, publicAddressesOf } from '../../infra/net/public-address.js'
 import { ensureWebhookStreams } from '../../infra/nats/webhook-streams.js'
 import { execute, type Issuer } from '../execute.js'
@@ -15,18 +14,23 @@ export interface RegisteredWebhook {
   readonly secret: string
 }
 
+/** Registering counts the account's webhooks first (a limit), on the read side the composition root wires in. */
+export interface RegisterWebhookContext extends CommandContext {
+  readonly countActiveWebhooks: (accountId: string) => Promise<number>
+}
+
 export async function registerWebhook(
-  infra: Infra,
+  infra: RegisterWebhookContext,
   box: SecretBox,
   input: { readonly accountId: string; readonly url: string; readonly events?: readonly WebhookEventType[] | undefined },
   issuer: Issuer,
 ): Promise<RegisteredWebhook> {
   await refusePrivateAddresses(input.url, infra.config.WEBHOOKS_ALLOW_PRIVATE_URLS)
-  const existing = await activeWebhooks(infra.readModels, input.accountId)
+  const existing = await infra.countActiveWebhooks(input.accountId)
   // Before the webhook exists, so that every task event after it reaches the fan-out.
   await ensureWebhookStreams(infra.jsm, { replicas: infra.config.NATS_STREAM_REPLICAS, retryWindowMs: infra.config.WEBHOOKS_RETRY_WINDOW_MS })
   const secret = generateWebhookSecret()
-  const command = { url: input.url, events: input.events, encryptedSecret: box.seal(secret), activeWebhooks: existing.length }
+  const command = { url: input.url, events: input.events, encryptedSecret: box.seal(secret), activeWebhooks: existing }
   const id = randomUUID()
   const { appended } = await execute(infra, Webhook, { accountId: input.accountId, aggregateId: id }, (state) => decideRegisterWebhook(command, state), issuer, { isNew: true })
   const registered = appended[0]

@@ -1,7 +1,7 @@
 import { decideResealSecret } from '../../domain/webhooks/secrets.js'
 import { Webhook } from '../../domain/webhooks/webhook.js'
 import type { SecretBox } from '../../infra/crypto/secret-box.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { eventTypeSubjects, streamOf } from '../../infra/nats/subjects.js'
 import { execute, operator } from '../execute.js'
 
@@ -20,7 +20,7 @@ export interface ResealReport {
  * under the current key and deleted ones append nothing, so running it again is harmless.
  * The webhooks are found in the log itself (a subject per WebhookRegistered), not a read model.
  */
-export async function resealWebhookSecrets(infra: Infra, box: SecretBox): Promise<ResealReport> {
+export async function resealWebhookSecrets(infra: CommandContext, box: SecretBox): Promise<ResealReport> {
   const info = await infra.jsm.streams.info(streamOf('webhook'), { subjects_filter: eventTypeSubjects('webhook', 'WebhookRegistered') })
   const keys = Object.keys(info.state.subjects ?? {}).map(aggregateKeyOf)
   let resealed = 0

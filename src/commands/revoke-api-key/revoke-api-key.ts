@@ -1,10 +1,10 @@
 import { ApiKey, decideRevokeApiKey } from '../../domain/accounts/api-key.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { execute, type Issuer } from '../execute.js'
 
 /** Operators know a key by its id alone, so the owning account is found from the log. */
 export async function revokeApiKey(
-  infra: Infra,
+  infra: CommandContext,
   input: { readonly keyId: string; readonly reason?: string | null | undefined },
   issuer: Issuer,
 ): Promise<{ readonly id: string; readonly accountId: string; readonly revoked: boolean }> {

@@ -2,7 +2,7 @@ import { decideRotateSecret } from '../../domain/webhooks/secrets.js'
 import { generateWebhookSecret } from '../../domain/webhooks/signing.js'
 import { Webhook } from '../../domain/webhooks/webhook.js'
 import type { SecretBox } from '../../infra/crypto/secret-box.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { execute, type Issuer } from '../execute.js'
 
 export interface RotatedSecret {
@@ -16,7 +16,7 @@ export interface RotatedSecret {
  * A new signing secret for the webhook. Loaded under the caller's account, so another
  * account's webhook is absent here and reported like a missing one (invariant 7).
  */
-export async function rotateWebhookSecret(infra: Infra, box: SecretBox, input: { readonly accountId: string; readonly webhookId: string }, issuer: Issuer): Promise<RotatedSecret> {
+export async function rotateWebhookSecret(infra: CommandContext, box: SecretBox, input: { readonly accountId: string; readonly webhookId: string }, issuer: Issuer): Promise<RotatedSecret> {
   const secret = generateWebhookSecret()
   const command = { encryptedSecret: box.seal(secret), now: infra.clock() }
   const { appended } = await execute(infra, Webhook, { accountId: input.accountId, aggregateId: input.webhookId }, (state) => decideRotateSecret(state, command), issuer)

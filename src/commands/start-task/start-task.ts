@@ -1,6 +1,6 @@
 import { decideStartTask, Task, type TaskEvent, type TaskState } from '../../domain/tasks/task.js'
 import type { Loaded } from '../../infra/nats/event-store.js'
-import type { Infra } from '../../infra/context.js'
+import type { CommandContext } from '../context.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { execute, type Issuer } from '../execute.js'
 
@@ -17,7 +17,7 @@ export interface ClaimedTask extends Loaded<TaskState, TaskEvent> {
  * Throws TaskNotClaimableError when the task is not pending (any more). `loaded`: the task
  * as the caller knows it (the delivered TaskCreated), to decide on without reading it again.
  */
-export async function startTask(infra: Infra, key: { accountId: string; taskId: string }, workerId: string, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>): Promise<ClaimedTask> {
+export async function startTask(infra: CommandContext, key: { accountId: string; taskId: string }, workerId: string, issuer: Issuer, loaded?: Loaded<TaskState, TaskEvent>): Promise<ClaimedTask> {
   const decide = (current: TaskState) => decideStartTask({ workerId }, current)
   const { state, appended, history, accountId } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
   const started = appended.at(-1)

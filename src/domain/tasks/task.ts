@@ -5,6 +5,14 @@ import type { Aggregate, EventDraft } from '../message.js'
 
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed'] as const
 export type TaskStatus = (typeof TASK_STATUSES)[number]
+/** How a task ends, once: the statuses it never leaves, each with the event that puts it there. */
+const ENDINGS = { completed: 'TaskCompleted', failed: 'TaskFailed' } as const satisfies Partial<Record<TaskStatus, string>>
+export type TerminalStatus = keyof typeof ENDINGS
+const ENDING_EVENTS: ReadonlySet<string> = new Set(Object.values(ENDINGS))
+/** Whether a task with this status has ended (completed or failed). */
+export const isTerminal = (status: string): status is TerminalStatus => Object.hasOwn(ENDINGS, status)
+/** Whether this event type ends a task (TaskCompleted or TaskFailed). */
+export const endsTask = (eventType: string): boolean => ENDING_EVENTS.has(eventType)
 export const PRIORITIES = ['low', 'normal', 'high'] as const
 export type Priority = (typeof PRIORITIES)[number]
 /** `instruction`: created by a caller from a brief; `delegated`: a part of a brief the supervisor handed to a specialist. */
@@ -116,8 +124,7 @@ export function decideFinishTask(command: FinishTask, state: TaskState): TaskEve
  */
 export function decideCancelTask(command: { requestedBy: string | null }, state: TaskState): TaskEvent[] {
   if (state.status === 'absent') throw new NotFoundError('task not found')
-  if (state.status === 'completed' || state.status === 'failed')
-    throw new ConflictError(`task has already ended (${state.status}); only a pending or running task can be cancelled`, { code: 'task_already_ended' })
+  if (isTerminal(state.status)) throw new ConflictError(`task has already ended (${state.status}); only a pending or running task can be cancelled`, { code: 'task_already_ended' })
   if (state.status === 'running') return state.cancellationRequested ? [] : [{ type: 'TaskCancellationRequested', data: { requestedBy: command.requestedBy } }]
   const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros }
   return [{ type: 'TaskFailed', data: { error: 'cancelled before it started', reason: 'cancelled', usage: null, costMicros: 0, ...billing } }]

@@ -5,7 +5,7 @@ import { eventTypeSubjects } from '../../infra/nats/subjects.js'
 import { AuthFailures } from '../auth-failures.js'
 import { clientSubject } from '../client-address.js'
 import { ApiKeyAuthenticator, type Principal } from '../authenticator.js'
-import { isRecord } from '../validator.js'
+import { isRecord } from '../../domain/is-record.js'
 
 /**
  * Decorates the app with the authenticator and every request with `principal`.

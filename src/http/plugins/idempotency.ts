@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { IdempotencyStore } from '../../infra/nats/idempotency-store.js'
-import { REPLAYED_HEADER } from '../schemas/idempotency.js'
-import { isRecord } from '../validator.js'
+import { REPLAYED_HEADER } from '../../contract/idempotency.js'
+import { isRecord } from '../../domain/is-record.js'
 import { principalOf } from './auth.js'
-import { errorBody } from '../schemas/errors.js'
+import { errorBody } from '../../contract/errors.js'
 
 interface Claim {
   readonly key: string

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { isRelayed, METRICS_REFUSALS, metricsAccess } from '../../infra/metrics/access.js'
-import { errorBody } from '../schemas/errors.js'
+import { errorBody } from '../../contract/errors.js'
 
 /**
  * Counts every answer by route pattern (never the raw URL: ids would make a series per task)

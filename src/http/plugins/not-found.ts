@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { errorBody } from '../schemas/errors.js'
+import { errorBody } from '../../contract/errors.js'
 
 /**
  * Requests no route answers. An unknown path is 404; a known path asked with a method it

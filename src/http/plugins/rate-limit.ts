@@ -5,9 +5,9 @@ import { RateLimitedError } from '../../domain/errors.js'
 import type { RatePolicy } from '../../domain/rate-limits/gcra.js'
 import { RateLimitStore } from '../../infra/nats/rate-limit-store.js'
 import { clientSubject } from '../client-address.js'
+import type { LimitGroup, Limiter } from '../../contract/rate-limits.js'
 
-export const LIMIT_GROUPS = ['tasks.create', 'tasks.read', 'sessions', 'meta', 'openapi', 'auth.failures', 'webhooks'] as const
-export type LimitGroup = (typeof LIMIT_GROUPS)[number]
+export { LIMIT_GROUPS, type LimitGroup, type Limiter } from '../../contract/rate-limits.js'
 
 const WINDOW_MS = 60_000
 
@@ -22,11 +22,6 @@ export function policies(config: Config): Record<LimitGroup, RatePolicy> {
     'auth.failures': perMinute('auth.failures', config.RATE_LIMIT_AUTH_FAILURES_PER_MIN),
     webhooks: perMinute('webhooks', config.RATE_LIMIT_WEBHOOKS_PER_MIN),
   }
-}
-
-export interface Limiter {
-  /** Admits one request of `group` for `subject` (an account id, or a client address), or throws RateLimitedError. */
-  check(group: LimitGroup, subject: string, reply?: FastifyReply): Promise<void>
 }
 
 /**

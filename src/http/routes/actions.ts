@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { decideActionOf, listPendingApprovals, listTaskActions } from '../../api/actions.js'
 import type { Decision } from '../../domain/actions/action.js'
 import { principalOf } from '../plugins/auth.js'
-import { ActionParams, ActionResponse, DecisionBody, PendingApprovalsQuery, PendingApprovalsResponse, TaskActionsResponse } from '../schemas/actions.js'
-import { errors } from '../schemas/common.js'
-import { TaskParams } from '../schemas/tasks.js'
+import { ActionParams, ActionResponse, DecisionBody, PendingApprovalsQuery, PendingApprovalsResponse, TaskActionsResponse } from '../../contract/actions.js'
+import { errors } from '../../contract/common.js'
+import { TaskParams } from '../../contract/tasks.js'
 
 /**
  * Proposed write actions and their approval. Reads spend `tasks.read`; a decision spends

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AGENTS } from '../../domain/agents/catalogue.js'
-import { ListAgentsResponse } from '../schemas/agents.js'
-import { errors } from '../schemas/common.js'
+import { ListAgentsResponse } from '../../contract/agents.js'
+import { errors } from '../../contract/common.js'
 
 const agents: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { UnauthorizedError } from '../../domain/errors.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../schemas/common.js'
-import { MeResponse } from '../schemas/me.js'
+import { errors } from '../../contract/common.js'
+import { MeResponse } from '../../contract/me.js'
 
 const me: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

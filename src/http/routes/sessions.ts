@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createSessionFromBody, getSession, listSessionsPage } from '../../api/sessions.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../schemas/common.js'
-import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../schemas/idempotency.js'
-import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../schemas/sessions.js'
+import { errors } from '../../contract/common.js'
+import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
+import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../../contract/sessions.js'
 
 const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

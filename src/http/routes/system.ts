@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { ALL_PROJECTIONS, type ReadModels } from '../../../projections/index.js'
 import { settleWithin } from '../../infra/deadline.js'
 import { STREAM_NAMES } from '../../infra/nats/subjects.js'
-import { errorBody, errorSchema } from '../schemas/errors.js'
+import { errorBody, errorSchema } from '../../contract/errors.js'
 
 /** Liveness and readiness for orchestrators, and the OpenAPI document; no key needed. */
 const system: FastifyPluginAsyncTypebox = async (app) => {

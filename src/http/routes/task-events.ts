@@ -4,9 +4,9 @@ import type { RecordedEvent } from '../../domain/message.js'
 import { NotFoundError } from '../../domain/errors.js'
 import { openTaskEvents, publicEnvelope, type TaskEventFeed } from '../../queries/task-events.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../schemas/common.js'
-import { TaskEventsHeaders, TaskEventStream } from '../schemas/task-events.js'
-import { TaskParams } from '../schemas/tasks.js'
+import { errors } from '../../contract/common.js'
+import { TaskEventsHeaders, TaskEventStream } from '../../contract/task-events.js'
+import { TaskParams } from '../../contract/tasks.js'
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

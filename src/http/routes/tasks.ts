@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
 import { API_PREFIX } from '../plugins/openapi.js'
-import { errors } from '../schemas/common.js'
-import { IdempotencyKeyHeader, replayable } from '../schemas/idempotency.js'
-import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../schemas/tasks.js'
+import { errors } from '../../contract/common.js'
+import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
+import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../../contract/tasks.js'
 
 const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

@@ -3,9 +3,9 @@ import { Type } from 'typebox'
 import { createWebhook, listDeliveries, listWebhooks, removeWebhook, rotateSecret } from '../../api/webhooks.js'
 import { SecretBox } from '../../infra/crypto/secret-box.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../schemas/common.js'
-import { errorBody, errorSchema } from '../schemas/errors.js'
-import { CreatedWebhookResponse, CreateWebhookBody, ListDeliveriesResponse, ListWebhooksResponse, RotatedSecretResponse, WebhookParams } from '../schemas/webhooks.js'
+import { errors } from '../../contract/common.js'
+import { errorBody, errorSchema } from '../../contract/errors.js'
+import { CreatedWebhookResponse, CreateWebhookBody, ListDeliveriesResponse, ListWebhooksResponse, RotatedSecretResponse, WebhookParams } from '../../contract/webhooks.js'
 
 const DISABLED = 'webhooks are not enabled on this server: its operator has not set WEBHOOKS_SECRET_KEY'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { StorageType, type JetStreamClient } from '@nats-io/jetstream'
 import type { KV } from '@nats-io/kv'
-import { isRecord } from '../../http/validator.js'
+import { isRecord } from '../../domain/is-record.js'
 import { openBucket } from './buckets.js'
 import { isWrongLastSequence } from './conflicts.js'
 

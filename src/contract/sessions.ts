@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { AUTONOMY_LEVELS } from '../../domain/sessions/autonomy.js'
+import { AUTONOMY_LEVELS } from '../domain/sessions/autonomy.js'
 import { DateTime, HTTP_URL, NOT_BLANK, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 
 export const Autonomy = Type.Enum([...AUTONOMY_LEVELS], {

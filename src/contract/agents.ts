@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { AGENT_TYPES } from '../../domain/agents/catalogue.js'
+import { AGENT_TYPES } from '../domain/agents/catalogue.js'
 
 export const AgentType = Type.Enum([...AGENT_TYPES], { description: 'One of the ten agent types' })
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
-import { Envelope } from '../../domain/events/envelope.js'
-import { EVENT_REGISTRY } from '../../domain/events/registry.js'
+import { Envelope } from '../domain/events/envelope.js'
+import { EVENT_REGISTRY } from '../domain/events/registry.js'
 
 export const TaskEventsHeaders = Type.Object({
   'last-event-id': Type.Optional(

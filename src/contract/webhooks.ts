@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { MAX_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/webhook.js'
+import { MAX_URL_LENGTH, WEBHOOK_EVENT_TYPES } from '../domain/webhooks/webhook.js'
 import { DateTime, HTTP_URL, Nullable, Uuid } from './common.js'
 
 export const WebhookEventType = Type.Enum([...WEBHOOK_EVENT_TYPES], {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { ACTION_LIFECYCLE } from '../../domain/actions/action.js'
+import { ACTION_LIFECYCLE } from '../domain/actions/action.js'
 import { DateTime, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 
 export const Action = Type.Object(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { PRIORITIES, TASK_STATUSES, TASK_TYPES } from '../../domain/tasks/task.js'
+import { PRIORITIES, TASK_STATUSES, TASK_TYPES } from '../domain/tasks/task.js'
 import { AgentType } from './agents.js'
 import { DateTime, NOT_BLANK, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 

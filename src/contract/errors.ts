@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox'
-import type { DomainErrorCode, ErrorDetails } from '../../domain/errors.js'
+import type { DomainErrorCode, ErrorDetails } from '../domain/errors.js'
 
 /**
  * Every `code` an error answer can carry, by status. `error` says what went wrong for people
