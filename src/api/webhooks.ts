@@ -8,14 +8,26 @@ import type { CreateWebhookBody } from '../http/schemas/webhooks.js'
 import type { SecretBox } from '../infra/crypto/secret-box.js'
 import type { Infra } from '../infra/context.js'
 import { WebhookAttempts } from '../infra/nats/webhook-attempts.js'
+import { WebhookEndpoints } from '../infra/nats/webhook-endpoints.js'
+import { isPaused } from '../domain/webhooks/fairness.js'
 
 /** The webhook operations of the v1 API: each takes the validated request and returns the response body. */
-export function createWebhook(infra: Infra, box: SecretBox, accountId: string, body: CreateWebhookBody, issuer: Issuer): Promise<RegisteredWebhook> {
-  return registerWebhook(infra, box, { accountId, url: body.url, events: body.events }, issuer)
+export async function createWebhook(infra: Infra, box: SecretBox, accountId: string, body: CreateWebhookBody, issuer: Issuer) {
+  const registered: RegisteredWebhook = await registerWebhook(infra, box, { accountId, url: body.url, events: body.events }, issuer)
+  return { ...registered, webhook: { ...registered.webhook, pausedUntil: null } }
 }
 
 export async function listWebhooks(infra: Infra, accountId: string) {
-  return { webhooks: (await activeWebhooks(infra.readModels, accountId)).map(webhookView) }
+  const [docs, endpoints] = await Promise.all([activeWebhooks(infra.readModels, accountId), WebhookEndpoints.reader(infra.js)])
+  const now = Date.now()
+  return {
+    webhooks: await Promise.all(
+      docs.map(async (doc) => {
+        const health = await endpoints.health(doc._id)
+        return webhookView(doc, isPaused(health, now) ? new Date(health.pausedUntil).toISOString() : null)
+      }),
+    ),
+  }
 }
 
 export async function removeWebhook(infra: Infra, accountId: string, webhookId: string, issuer: Issuer): Promise<void> {
@@ -34,7 +46,7 @@ export async function listDeliveries(infra: Infra, accountId: string, webhookId:
   if (!(await ownedWebhook(infra.readModels, accountId, webhookId))) throw new NotFoundError('webhook not found')
   const attempts = await new WebhookAttempts(infra.js, infra.jsm).newestFirst(webhookId)
   return {
-    deliveries: attempts.map(({ messageId, event, taskId, attempt, statusCode, error, willRetry, attemptedAt }) => ({
+    deliveries: attempts.map(({ messageId, event, taskId, attempt, statusCode, error, willRetry, attemptedAt, pausedUntil }) => ({
       webhookMessageId: messageId,
       event,
       taskId,
@@ -43,11 +55,12 @@ export async function listDeliveries(infra: Infra, accountId: string, webhookId:
       error,
       willRetry,
       attemptedAt,
+      pausedUntil: pausedUntil ?? null,
     })),
   }
 }
 
-/** Never the secret, not even encrypted. */
-function webhookView(doc: WebhookDoc) {
-  return { id: doc._id, url: doc.url, events: [...doc.events], createdAt: doc.createdAt }
+/** Never the secret, not even encrypted. `pausedUntil`: set while deliveries are paused after timeouts in a row (ADR 0027). */
+function webhookView(doc: WebhookDoc, pausedUntil: string | null = null) {
+  return { id: doc._id, url: doc.url, events: [...doc.events], createdAt: doc.createdAt, pausedUntil }
 }
