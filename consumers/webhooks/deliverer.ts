@@ -3,7 +3,7 @@ import type { KV } from '@nats-io/kv'
 import type { Logger } from 'pino'
 import { ownedWebhook, type ReadModels, type WebhookDoc } from '../../projections/index.js'
 import { retryDelayMs, shouldGiveUp, type RetryPolicy } from '../../src/domain/webhooks/backoff.js'
-import { isPaused, waitBehindMs, type EndpointHealth, type PausePolicy } from '../../src/domain/webhooks/fairness.js'
+import { isPaused, waitBehindMs, type EndpointHealth, type Lease, type PausePolicy } from '../../src/domain/webhooks/fairness.js'
 import { secretsToSignWith } from '../../src/domain/webhooks/secrets.js'
 import { signatureHeaders } from '../../src/domain/webhooks/signing.js'
 import type { SecretBox } from '../../src/infra/crypto/secret-box.js'
@@ -110,23 +110,32 @@ export class Deliverer {
     }
     if (isPaused(health, Date.now())) return msg.nak(jittered(health.pausedUntil - Date.now()))
     const isRetry = before.attempts > 0
-    if (this.attemptsInFlight >= this.policy.slots || (isRetry && this.retriesInFlight >= this.policy.retrySlots)) return msg.nak(jittered(SLOT_WAIT_MS))
+    if (!this.hasSlot(isRetry)) return msg.nak(jittered(SLOT_WAIT_MS))
+    // The lease first: a job refused one never takes a slot here, so a busy account's backlog leaves the slots to others.
+    const acquired = await this.deps.leases.acquire(job.accountId, job.webhookId)
+    if (!('lease' in acquired)) {
+      const backingOff = FIRST_BUSY_WAIT_MS * 2 ** Math.min(msg.info.deliveryCount - 1, 10)
+      return msg.nak(jittered(Math.min(MAX_BUSY_WAIT_MS, Math.max(acquired.retryInMs, backingOff))))
+    }
+    if (!this.hasSlot(isRetry)) {
+      void this.deps.leases.release(job.accountId, acquired.lease)
+      return msg.nak(jittered(SLOT_WAIT_MS))
+    }
     this.attemptsInFlight++
     if (isRetry) this.retriesInFlight++
     try {
-      await this.attemptUnderLease(msg, job, hook, before, health)
+      await this.attemptUnderLease(msg, job, hook, before, health, acquired.lease)
     } finally {
       this.attemptsInFlight--
       if (isRetry) this.retriesInFlight--
     }
   }
 
-  private async attemptUnderLease(msg: JsMsg, job: DeliveryJob, hook: WebhookDoc, before: Tally, health: EndpointHealth): Promise<void> {
-    const acquired = await this.deps.leases.acquire(job.accountId, job.webhookId)
-    if (!('lease' in acquired)) {
-      const backingOff = FIRST_BUSY_WAIT_MS * 2 ** Math.min(msg.info.deliveryCount - 1, 10)
-      return msg.nak(jittered(Math.min(MAX_BUSY_WAIT_MS, Math.max(acquired.retryInMs, backingOff))))
-    }
+  private hasSlot(isRetry: boolean): boolean {
+    return this.attemptsInFlight < this.policy.slots && (!isRetry || this.retriesInFlight < this.policy.retrySlots)
+  }
+
+  private async attemptUnderLease(msg: JsMsg, job: DeliveryJob, hook: WebhookDoc, before: Tally, health: EndpointHealth, lease: Lease): Promise<void> {
     const tally = { attempts: before.attempts + 1, firstAt: before.firstAt }
     let outcome: AttemptOutcome
     try {
@@ -136,7 +145,7 @@ export class Deliverer {
       const [, answer] = await Promise.all([this.deps.tallies.put(tallyKey(job), JSON.stringify(tally)), attemptDelivery(hook.url, headers, job.body, this.policy.attempt)])
       outcome = answer
     } finally {
-      void this.deps.leases.release(job.accountId, acquired.lease)
+      void this.deps.leases.release(job.accountId, lease)
     }
     await this.settle(msg, job, tally, outcome, health)
   }
