@@ -12,11 +12,11 @@ const DELIVERIES = { completes: 3, fails: 3, proposes: 5 }
 /** The first round warms up (first queries, connections, JIT) and is not counted. */
 const ROUNDS = 9
 /**
- * The target is a p99 of 200 ms (issue 19); the assertion allows 1.5 s so that it holds on a
+ * The target is a p99 of 200 ms (issue 19); the assertion allows 2.5 s so that it holds on a
  * loaded 2-core CI machine shared with other suites, and still fails on a wait that costs
  * seconds (the cause of issue 19 cost 5 s). The figures are printed for the record.
  */
-const P99_BOUND_MS = 1500
+const P99_BOUND_MS = 2500
 
 /** A task whose brief says FAIL is refused by the provider; PROPOSE proposes one action, then reports; others just report. */
 function script(request: ModelRequestView): ModelReply {
