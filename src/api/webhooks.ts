@@ -19,15 +19,7 @@ export async function createWebhook(infra: Infra, box: SecretBox, accountId: str
 
 export async function listWebhooks(infra: Infra, accountId: string) {
   const [docs, endpoints] = await Promise.all([activeWebhooks(infra.readModels, accountId), WebhookEndpoints.reader(infra.js)])
-  const now = Date.now()
-  return {
-    webhooks: await Promise.all(
-      docs.map(async (doc) => {
-        const health = await endpoints.health(doc._id)
-        return webhookView(doc, isPaused(health, now) ? new Date(health.pausedUntil).toISOString() : null)
-      }),
-    ),
-  }
+  return { webhooks: await Promise.all(docs.map(async (doc) => webhookView(doc, await pausedUntilOf(endpoints, doc._id)))) }
 }
 
 export async function removeWebhook(infra: Infra, accountId: string, webhookId: string, issuer: Issuer): Promise<void> {
@@ -39,7 +31,7 @@ export async function rotateSecret(infra: Infra, box: SecretBox, accountId: stri
   const rotated = await rotateWebhookSecret(infra, box, { accountId, webhookId }, issuer)
   const doc = await ownedWebhook(infra.readModels, accountId, webhookId)
   if (!doc) throw new NotFoundError('webhook not found')
-  return { webhook: webhookView(doc), ...rotated }
+  return { webhook: webhookView(doc, await pausedUntilOf(await WebhookEndpoints.reader(infra.js), webhookId)), ...rotated }
 }
 
 export async function listDeliveries(infra: Infra, accountId: string, webhookId: string) {
@@ -61,6 +53,12 @@ export async function listDeliveries(infra: Infra, accountId: string, webhookId:
 }
 
 /** Never the secret, not even encrypted. `pausedUntil`: set while deliveries are paused after timeouts in a row (ADR 0027). */
-function webhookView(doc: WebhookDoc, pausedUntil: string | null = null) {
+function webhookView(doc: WebhookDoc, pausedUntil: string | null) {
   return { id: doc._id, url: doc.url, events: [...doc.events], createdAt: doc.createdAt, pausedUntil }
+}
+
+/** When the webhook's deliveries resume, while they are paused after timeouts in a row (ADR 0027). */
+async function pausedUntilOf(endpoints: WebhookEndpoints, webhookId: string): Promise<string | null> {
+  const health = await endpoints.health(webhookId)
+  return isPaused(health, Date.now()) ? new Date(health.pausedUntil).toISOString() : null
 }
