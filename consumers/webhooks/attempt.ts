@@ -7,6 +7,8 @@ import { hostOf, publicAddressesOf } from '../../src/infra/net/public-address.js
 export interface AttemptOutcome {
   readonly statusCode: number | null
   readonly error: string | null
+  /** No answer within the time limit: what pauses an endpoint that keeps doing it (ADR 0027). */
+  readonly timedOut?: boolean
 }
 
 export interface AttemptOptions {
@@ -45,7 +47,10 @@ export async function attemptDelivery(url: string, headers: Record<string, strin
         resolve({ statusCode: response.statusCode ?? null, error: null })
       },
     )
-    request.on('error', (err) => resolve({ statusCode: null, error: err.name === 'AbortError' || err.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : messageOf(err) }))
+    request.on('error', (err) => {
+      const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError'
+      resolve({ statusCode: null, error: timedOut ? `no answer within ${options.timeoutMs} ms` : messageOf(err), timedOut })
+    })
     request.end(body)
   })
 }

@@ -19,15 +19,21 @@ import type { DeliveryJob } from './job.js'
 export async function fanOut(infra: AppContext, msg: JsMsg): Promise<void> {
   const event = decodeEvent(msg)
   const type = webhookEventOf(event)
-  const hooks = type ? (await activeWebhooks(infra.readModels, event.accountId)).filter((hook) => subscribed(hook, type, event)) : []
-  if (type && hooks.length > 0) {
-    const { taskId, data } = type.startsWith('action.') ? await actionAsOf(infra, event) : { taskId: event.aggregateId, data: { task: await taskAsOf(infra, event) } }
-    const body = JSON.stringify({ type, timestamp: event.occurredAt, data })
-    for (const hook of hooks) {
-      const job: DeliveryJob = { webhookId: hook._id, accountId: event.accountId, taskId, messageId: event.id, event: type, body }
-      // A redelivered event queues nothing twice: the msg id is deduplicated by the stream. Per task: an action's deliveries queue behind its task's.
-      await infra.js.publish(jobSubject(hook._id, taskId), JSON.stringify(job), { msgID: `${event.id}.${hook._id}` })
-    }
+  if (type) {
+    // Both reads at once: one event at a time passes here for every account, so its time is everyone's latency (ADR 0027).
+    const [hooks, payload] = await Promise.all([
+      activeWebhooks(infra.readModels, event.accountId).then((all) => all.filter((hook) => subscribed(hook, type, event))),
+      type.startsWith('action.') ? actionAsOf(infra, event) : taskAsOf(infra, event).then((task) => ({ taskId: event.aggregateId, data: { task } })),
+    ])
+    const body = JSON.stringify({ type, timestamp: event.occurredAt, data: payload.data })
+    // A redelivered event queues nothing twice: the msg id is deduplicated by the stream. Per task: an action's deliveries queue behind its task's.
+    // Each webhook has its own subject, so their jobs are published together; one webhook's jobs still queue in log order.
+    await Promise.all(
+      hooks.map((hook) => {
+        const job: DeliveryJob = { webhookId: hook._id, accountId: event.accountId, taskId: payload.taskId, messageId: event.id, event: type, body }
+        return infra.js.publish(jobSubject(hook._id, payload.taskId), JSON.stringify(job), { msgID: `${event.id}.${hook._id}` })
+      }),
+    )
   }
   msg.ack()
 }

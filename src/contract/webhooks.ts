@@ -12,6 +12,13 @@ export const Webhook = Type.Object(
     url: Type.String({ description: 'Where deliveries are POSTed' }),
     events: Type.Array(WebhookEventType),
     createdAt: DateTime,
+    pausedUntil: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'Set while deliveries are paused because attempts in a row got no answer in time (WEBHOOKS_PAUSE_AFTER_TIMEOUTS): they resume on their own at this time with one attempt, nothing is lost; null when not paused',
+      }),
+    ),
   },
   { title: 'Webhook' },
 )
@@ -69,6 +76,7 @@ export const Delivery = Type.Object(
     error: Nullable(Type.String()),
     willRetry: Type.Boolean({ description: 'Whether another attempt is scheduled' }),
     attemptedAt: DateTime,
+    pausedUntil: Nullable(Type.String({ format: 'date-time', description: 'Set on the attempt that paused the webhook (timeouts in a row): deliveries wait until then' })),
   },
   { title: 'Delivery' },
 )

@@ -16,10 +16,21 @@ export interface Received {
  * A webhook receiver: a real HTTP server on loopback that records every request and
  * answers with the status `answer` picks for the n-th request (0-based), 200 by default,
  * after the delay `delayMs` picks for it (none by default: a slow receiver for timeouts).
+ * `mostAtOnce` is the most requests it had open at the same time.
  */
-export async function startWebhookReceiver(t: Test, answer: (n: number) => number = () => 200, delayMs: (n: number) => number = () => 0): Promise<{ url: string; received: Received[] }> {
+export async function startWebhookReceiver(
+  t: Test,
+  answer: (n: number) => number = () => 200,
+  delayMs: (n: number) => number = () => 0,
+): Promise<{ url: string; received: Received[]; mostAtOnce: () => number }> {
   const received: Received[] = []
+  // Requests open at once (arrived, connection not closed yet): what the sender's caps limit.
+  let open = 0
+  let mostAtOnce = 0
   const server = createServer((request, response) => {
+    open++
+    mostAtOnce = Math.max(mostAtOnce, open)
+    response.on('close', () => open--)
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
@@ -35,6 +46,13 @@ export async function startWebhookReceiver(t: Test, answer: (n: number) => numbe
   })
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/mats`, received }
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Requests still held (a receiver that never answers) would keep it open.
+        server.closeAllConnections()
+      }),
+  )
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/mats`, received, mostAtOnce: () => mostAtOnce }
 }

@@ -493,6 +493,7 @@ export interface components {
             willRetry: boolean;
             /** Format: date-time */
             attemptedAt: string;
+            pausedUntil: string | null;
         };
         /** Error400 */
         Error400: {
@@ -999,6 +1000,7 @@ export interface components {
             events: ("task.created" | "task.started" | "task.completed" | "task.failed" | "action.pending_approval" | "action.decided")[];
             /** Format: date-time */
             createdAt: string;
+            pausedUntil: string | null;
         };
         /** WebhooksUnavailableError */
         WebhooksUnavailableError: {

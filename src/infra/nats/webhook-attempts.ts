@@ -16,6 +16,8 @@ export interface DeliveryAttempt {
   readonly attemptedAt: string
   /** Whether another attempt follows (false once delivered or given up). */
   readonly willRetry: boolean
+  /** Set on the attempt that paused the webhook (its timeouts in a row): deliveries wait until then (ADR 0027). Absent before it existed. */
+  readonly pausedUntil?: string | null
 }
 
 /** The capped log of attempts: the stream keeps the last 100 per webhook (ADR 0025). */
