@@ -182,7 +182,8 @@ export type Config = Static<typeof ConfigSchema>
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
   constructor(readonly problems: readonly string[]) {
-    super(`invalid configuration:\n  ${problems.join('\n  ')}`)
+    // One problem, one line; several, one line each under a heading.
+    super(problems.length === 1 ? `invalid configuration: ${problems[0]}` : `invalid configuration:\n  ${problems.join('\n  ')}`)
   }
 }
 

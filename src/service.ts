@@ -9,7 +9,7 @@ import { WebhookService } from '../consumers/webhooks/webhooks.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { ALL_PROJECTIONS, PartitionLeases, Projector, watchProjectionLag, type Projection } from '../projections/index.js'
-import type { Config } from './config.js'
+import { ConfigError, type Config } from './config.js'
 import { buildServer, type MatsServer } from './http/server.js'
 import { connectApp, type AppContext } from './app-context.js'
 import { serveMetrics } from './infra/metrics/serve.js'
@@ -23,7 +23,7 @@ export interface RunningService {
   /** The API's base address (`http://host:port`), when the api role runs. */
   readonly url: string | null
   readonly worker: TaskWorker | null
-  /** Where GET /metrics answers when METRICS_PORT is set. */
+  /** Where GET /metrics answers when the api role does not run (METRICS_PORT). */
   readonly metricsUrl: string | null
   stop(): Promise<void>
 }
@@ -36,37 +36,45 @@ export interface ServiceHooks {
   readonly connectors?: PlatformConnectors
 }
 
-/** Runs the given roles in this process over one set of connections. */
+/**
+ * Runs the given roles in this process over one set of connections. First what can fail
+ * without taking any work (the connections, the HTTP port, the webhooks' streams), then
+ * the parts that take work (claim tasks, consume), so that a start that fails part-way
+ * (a port taken, a server out of reach) has claimed nothing. On failure it stops what it
+ * had started and closes its connections before rethrowing.
+ */
 export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks = {}): Promise<RunningService> {
+  refuseWebhooksWithoutKey(config, roles)
   const infra = await connectApp(config, log)
-  infra.metrics.labelRoles([...roles])
-  const projector = roles.has('projector') ? await startProjector(infra, config, hooks) : null
-  const worker = roles.has('worker')
-    ? new TaskWorker(
-        infra,
-        createAgentProvider(config, log),
-        {
-          concurrency: config.WORKER_CONCURRENCY,
-          lookahead: config.WORKER_LOOKAHEAD,
-          ackWaitMs: config.WORKER_ACK_WAIT_MS,
-          timeoutMs: config.TASK_TIMEOUT_MS,
-        },
-        hooks.connectors,
-      )
-    : null
-  await worker?.start()
-  if (worker) watchTaskQueue(infra)
-  const executor = roles.has('worker') ? new ApprovedActionExecutor(infra, hooks.connectors ?? NO_CONNECTORS) : null
-  await executor?.start()
-  const webhooks = await startWebhooks(infra, roles)
-  let server: MatsServer | null = null
+  const parts: Parts = { server: null, metricsServer: null, worker: null, executor: null, webhooks: null, projector: null }
+  const stopParts = () => stopInOrder(parts, infra, config.SHUTDOWN_GRACE_MS)
   let url: string | null = null
-  if (roles.has('api')) {
-    server = await buildServer(infra)
-    url = await server.listen({ host: config.HOST, port: config.PORT })
+  try {
+    infra.metrics.labelRoles([...roles])
+    const worker = roles.has('worker') ? newWorker(infra, config, log, hooks) : null
+    const webhooks = await prepareWebhooks(infra, roles)
+    parts.webhooks = webhooks
+    if (roles.has('api')) {
+      parts.server = await buildServer(infra)
+      url = await parts.server.listen({ host: config.HOST, port: config.PORT })
+    }
+    // On a port of its own when asked for, whatever the roles; otherwise the api role serves it on PORT (src/http/plugins/metrics.ts).
+    if (config.METRICS_PORT !== undefined) parts.metricsServer = await serveMetrics(infra.metrics, config.HOST, config.METRICS_PORT, config.METRICS_TOKEN)
+    // Every part is up: from here on this process takes work.
+    if (roles.has('projector')) parts.projector = await startProjector(infra, config, hooks)
+    if (worker) {
+      parts.worker = worker
+      await worker.start()
+      watchTaskQueue(infra)
+      parts.executor = new ApprovedActionExecutor(infra, hooks.connectors ?? NO_CONNECTORS)
+      await parts.executor.start()
+    }
+    webhooks?.start()
+  } catch (err) {
+    await stopParts()
+    throw err
   }
-  // On a port of its own when asked for, whatever the roles; otherwise the api role serves it on PORT (src/http/plugins/metrics.ts).
-  const metricsServer = config.METRICS_PORT !== undefined ? await serveMetrics(infra.metrics, config.HOST, config.METRICS_PORT, config.METRICS_TOKEN) : null
+  const { server, metricsServer, worker } = parts
   log.info({ roles: [...roles], url }, 'mats started')
   let stopping: Promise<void> | undefined
   return {
@@ -76,19 +84,36 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
     worker,
     metricsUrl: metricsServer ? `http://${config.HOST}:${metricsServer.port}/metrics` : null,
     stop() {
-      stopping ??= (async () => {
-        await closeWithin(server, config.SHUTDOWN_GRACE_MS)
-        await metricsServer?.close()
-        await worker?.stop(config.SHUTDOWN_GRACE_MS)
-        await executor?.stop()
-        await webhooks?.stop()
-        await projector?.stop()
-        await infra.close()
-        log.info('mats stopped')
-      })()
+      stopping ??= stopParts().then(() => log.info('mats stopped'))
       return stopping
     },
   }
+}
+
+/** What one process runs; null for what it does not run, or did not get to start. */
+interface Parts {
+  server: MatsServer | null
+  metricsServer: { readonly port: number; close(): Promise<void> } | null
+  worker: TaskWorker | null
+  executor: ApprovedActionExecutor | null
+  webhooks: WebhookService | null
+  projector: Projector | null
+}
+
+/** Requests first (no new work comes in), then what takes work, then the connections. */
+async function stopInOrder(parts: Parts, infra: AppContext, graceMs: number): Promise<void> {
+  await closeWithin(parts.server, graceMs)
+  await parts.metricsServer?.close()
+  await parts.worker?.stop(graceMs)
+  await parts.executor?.stop()
+  await parts.webhooks?.stop()
+  await parts.projector?.stop()
+  await infra.close()
+}
+
+function newWorker(infra: AppContext, config: Config, log: Logger, hooks: ServiceHooks): TaskWorker {
+  const options = { concurrency: config.WORKER_CONCURRENCY, lookahead: config.WORKER_LOOKAHEAD, ackWaitMs: config.WORKER_ACK_WAIT_MS, timeoutMs: config.TASK_TIMEOUT_MS }
+  return new TaskWorker(infra, createAgentProvider(config, log), options, hooks.connectors)
 }
 
 async function startProjector(infra: AppContext, config: Config, { onProjected }: ServiceHooks): Promise<Projector> {
@@ -112,15 +137,22 @@ async function startProjector(infra: AppContext, config: Config, { onProjected }
 
 /**
  * Webhooks need WEBHOOKS_SECRET_KEY to sign. Asked for alone, the role refuses to start
- * without it; as part of several roles (`all`), webhooks are simply off, as in the API.
+ * without it (before connecting to anything); as part of several roles (`all`), webhooks
+ * are simply off, as in the API. `mats dev` generates a key (src/cli/commands/dev.ts).
  */
-async function startWebhooks(infra: AppContext, roles: ReadonlySet<Role>): Promise<WebhookService | null> {
+function refuseWebhooksWithoutKey(config: Config, roles: ReadonlySet<Role>): void {
+  if (roles.has('webhooks') && roles.size === 1 && !config.WEBHOOKS_SECRET_KEY) {
+    throw new ConfigError(['WEBHOOKS_SECRET_KEY: the webhooks role needs it (openssl rand -base64 32; docs/configuration.md)'])
+  }
+}
+
+async function prepareWebhooks(infra: AppContext, roles: ReadonlySet<Role>): Promise<WebhookService | null> {
   if (!roles.has('webhooks')) return null
-  if (!infra.config.WEBHOOKS_SECRET_KEY && roles.size > 1) {
+  if (!infra.config.WEBHOOKS_SECRET_KEY) {
     infra.log.info('webhooks are off: WEBHOOKS_SECRET_KEY is not set')
     return null
   }
-  return WebhookService.start(infra)
+  return WebhookService.prepare(infra)
 }
 
 /**

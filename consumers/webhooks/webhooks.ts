@@ -37,9 +37,15 @@ export class WebhookService {
   private constructor(
     private readonly loops: readonly PullLoop[],
     private readonly log: Logger,
+    /** Said when the loops start. */
+    private readonly settings: Record<string, unknown>,
   ) {}
 
-  static async start(infra: AppContext): Promise<WebhookService> {
+  /**
+   * Creates what the role needs (streams, consumers, buckets) and takes no message yet:
+   * `start` does, once every other part of the process is up too.
+   */
+  static async prepare(infra: AppContext): Promise<WebhookService> {
     const { config, jsm, js } = infra
     const box = SecretBox.fromConfig(config)
     if (!box) throw new Error('the webhooks role needs WEBHOOKS_SECRET_KEY (docs/configuration.md)')
@@ -88,9 +94,12 @@ export class WebhookService {
         log,
       ),
     ]
-    for (const loop of loops) loop.start()
-    log.info({ concurrency: config.WEBHOOKS_CONCURRENCY, caps }, 'webhooks started')
-    return new WebhookService(loops, log)
+    return new WebhookService(loops, log, { concurrency: config.WEBHOOKS_CONCURRENCY, caps })
+  }
+
+  start(): void {
+    for (const loop of this.loops) loop.start()
+    this.log.info(this.settings, 'webhooks started')
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { addressInUse, unreachableMessage } from '../../src/cli/hints.js'
+import { addressInUse, cannotConnect, unreachableMessage } from '../../src/cli/hints.js'
 import { isoDate, parse, unknownVerb, usd, uuid, UsageError } from '../../src/cli/io.js'
 import { didYouMean, editDistance } from '../../src/cli/suggest.js'
 import { InvalidInputError } from '../../src/domain/errors.js'
@@ -93,10 +93,24 @@ t.test('an unreachable server is named with its URL, without its password, and t
 })
 
 t.test('a port in use becomes one line naming PORT and a free one; other errors pass', async (t) => {
-  const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8080'), { code: 'EADDRINUSE' })
+  const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8080'), { code: 'EADDRINUSE', port: 8080 })
   t.equal(
-    addressInUse(inUse, '127.0.0.1', 8080, 40123)?.message,
+    addressInUse(inUse, '127.0.0.1', { PORT: 8080 }, 40123)?.message,
     'port 8080 (PORT) is already in use on 127.0.0.1: another mats or another program listens there; stop it, or choose a free port, e.g. PORT=40123',
   )
-  t.equal(addressInUse(new Error('other'), '127.0.0.1', 8080, 40123), null)
+  t.equal(addressInUse(new Error('other'), '127.0.0.1', { PORT: 8080 }, 40123), null)
+})
+
+t.test('a METRICS_PORT in use is named as such', async (t) => {
+  const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:9464'), { code: 'EADDRINUSE', port: 9464 })
+  t.match(addressInUse(inUse, '127.0.0.1', { PORT: 8080, METRICS_PORT: 9464 }, 40123)?.message, /^port 9464 \(METRICS_PORT\) is already in use .* e\.g\. METRICS_PORT=40123$/)
+})
+
+t.test('a server out of reach at start becomes one line naming it, its address and its variable; other errors pass', async (t) => {
+  const config = { NATS_URL: 'nats://127.0.0.1:1', MONGODB_URL: 'mongodb://app:secret@127.0.0.1:2/mats' }
+  const nats = Object.assign(new Error('connection refused'), { name: 'ConnectionError' })
+  t.equal(cannotConnect(nats, config)?.message, 'cannot reach NATS at nats://127.0.0.1:1 (NATS_URL): connection refused')
+  const mongo = Object.assign(new Error('connect ECONNREFUSED\n127.0.0.1:2'), { name: 'MongoServerSelectionError' })
+  t.equal(cannotConnect(mongo, config)?.message, 'cannot reach MongoDB at mongodb://app:***@127.0.0.1:2/mats (MONGODB_URL): connect ECONNREFUSED 127.0.0.1:2')
+  t.equal(cannotConnect(new Error('other'), config), null)
 })

@@ -4,7 +4,7 @@ import { freePort } from '../../infra/local/servers.js'
 import { createLogger } from '../../infra/logger.js'
 import { startTracing } from '../../infra/tracing/tracing.js'
 import { ROLES, startService, type Role, type RunningService } from '../../service.js'
-import { addressInUse } from '../hints.js'
+import { addressInUse, cannotConnect } from '../hints.js'
 import { parse, UsageError } from '../io.js'
 
 export function rolesFrom(value: string | undefined): Set<Role> {
@@ -23,12 +23,12 @@ export async function start(config: Config, args: string[]): Promise<void> {
   await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, async () => tracing?.shutdown())
 }
 
-/** startService, with a port already in use said in one line with its fix. */
+/** startService, with a port already in use or a server out of reach said in one line with its fix. */
 export async function startOrExplain(config: Config, log: Logger, roles: ReadonlySet<Role>): Promise<RunningService> {
   try {
     return await startService(config, log, roles)
   } catch (err) {
-    throw addressInUse(err, config.HOST, config.PORT, await freePort()) ?? err
+    throw addressInUse(err, config.HOST, config, await freePort()) ?? cannotConnect(err, config) ?? err
   }
 }
 
