@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -20,7 +20,7 @@ function newcomerEnv(ports: { port: number; natsPort: number; mongoPort: number 
   return env
 }
 
-t.test('npm start, then the README steps, reach a 200 from GET /v1/agents; Ctrl-C stops everything', async (t) => {
+t.test('npm start, then the README steps, reach a 200 from GET /v1/agents and a 201 from POST /v1/webhooks; Ctrl-C stops everything quietly', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'mats-quickstart-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const [port, natsPort, mongoPort] = [await freePort(), await freePort(), await freePort()]
@@ -39,6 +39,9 @@ t.test('npm start, then the README steps, reach a 200 from GET /v1/agents; Ctrl-
   t.match(output.text(), `MongoDB: mongodb://127.0.0.1:${mongoPort}/mats   started by mats, data in ${dir}/mongo`, 'says it started MongoDB, and where its data is')
   t.match(output.text(), `export NATS_URL=nats://127.0.0.1:${natsPort} MONGODB_URL=mongodb://127.0.0.1:${mongoPort}/mats`, 'tells the CLI where the moved servers are')
   t.match(output.text(), /npx mats accounts create/, 'prints the next step')
+  const keyFile = join(dir, 'webhooks-secret-key')
+  t.match(output.text(), `Webhooks: on, key generated now into ${keyFile}, receivers on localhost allowed`, 'says webhooks are on, and where their key is')
+  t.equal((await stat(keyFile)).mode & 0o777, 0o600, 'the key is readable by this user only')
 
   const cli = { NATS_URL: `nats://127.0.0.1:${natsPort}`, MONGODB_URL: `mongodb://127.0.0.1:${mongoPort}/mats` }
   const run = async (args: string[]) => {
@@ -54,9 +57,15 @@ t.test('npm start, then the README steps, reach a 200 from GET /v1/agents; Ctrl-
   const agents = await new ApiClient(`http://127.0.0.1:${port}`, key.key!).get<{ agents: unknown[] }>('/v1/agents')
   t.equal(agents.status, 200)
   t.equal(agents.body.agents.length, 10)
+  const webhook = await new ApiClient(`http://127.0.0.1:${port}`, key.key!).post<{ secret: string }>('/v1/webhooks', { url: `http://127.0.0.1:${await freePort()}/hooks` })
+  t.equal(webhook.status, 201, 'POST /v1/webhooks answers 201', { body: webhook.body })
 
+  const beforeCtrlC = output.text().length
   process.kill(-start.pid!, 'SIGINT')
   t.equal(await exited(start), 0, 'Ctrl-C exits 0', { output: output.text().slice(-3000) })
+  const stopping = output.text().slice(beforeCtrlC)
+  t.notMatch(stopping, /\n\s+at /, 'no stack trace', { stopping })
+  t.notMatch(stopping, /"level":(40|50|60)/, 'no warning nor error logged while stopping', { stopping })
   t.notOk(await isListening('127.0.0.1', port), 'the API stopped')
   t.notOk(await isListening('127.0.0.1', natsPort), 'the nats-server it started stopped')
   t.notOk(await isListening('127.0.0.1', mongoPort), 'the MongoDB-wire server it started stopped')

@@ -2,10 +2,10 @@ import { once } from 'node:events'
 import { createServer, type AddressInfo, type Server } from 'node:net'
 import t, { type Test } from 'tap'
 import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
-import type { Infra } from '../../src/infra/context.js'
 import { freePort } from '../../src/infra/local/servers.js'
 import { startService } from '../../src/service.js'
 import { streamEvents } from '../helpers/event-log.js'
+import { liveKeys, PROJECTOR_LEASES } from '../helpers/leases.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { exited, spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
@@ -60,17 +60,7 @@ async function assertNothingClaimed(t: Test): Promise<void> {
     [],
     'the task is still only created',
   )
-  t.same(await heldLeases(infra), [], 'no projector lease is held')
-}
-
-async function heldLeases(infra: Infra): Promise<string[]> {
-  const info = await infra.jsm.streams.info('KV_mats_projector_leases', { subjects_filter: '>' }).catch(() => null)
-  const held: string[] = []
-  for (const subject of Object.keys(info?.state.subjects ?? {})) {
-    const msg = await infra.jsm.streams.getMessage('KV_mats_projector_leases', { last_by_subj: subject })
-    if (msg && (msg.header?.get('KV-Operation') ?? '') === '') held.push(subject)
-  }
-  return held
+  t.same(await liveKeys(infra, PROJECTOR_LEASES), [], 'no projector lease is held')
 }
 
 const ONE_LINE = /^mats: [^\n]+\n$/

@@ -4,6 +4,7 @@ import { freePort, isListening, startMongo, startNats, type LocalServer } from '
 import { createLogger } from '../../infra/logger.js'
 import { startTracing } from '../../infra/tracing/tracing.js'
 import { ROLES } from '../../service.js'
+import { devWebhooksKey } from '../dev-webhooks-key.js'
 import { withoutPasswords } from '../hints.js'
 import { parse } from '../io.js'
 import { startOrExplain, untilSignal } from './start.js'
@@ -37,12 +38,18 @@ export async function dev(config: Config, args: string[], env: NodeJS.ProcessEnv
   const stopServers = async () => {
     await Promise.all(started.map((s) => s.stop()))
   }
+  // Out of Ctrl-C's reach (their own process group): should mats exit without stopping them
+  // (a second Ctrl-C, a crash), they are told to stop here.
+  process.once('exit', () => {
+    for (const { process: server } of started) if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM')
+  })
   try {
     const nats = env.NATS_URL ? configured('NATS', env.NATS_URL, 'NATS_URL') : await local(natsSpec(config.DEV_NATS_PORT, dataDir), attach, started)
     const mongo = env.MONGODB_URL ? configured('MongoDB', env.MONGODB_URL, 'MONGODB_URL') : await local(mongoSpec(config.DEV_MONGODB_PORT, dataDir), attach, started)
+    const webhooks = await webhooksOnALaptop(config, env, dataDir)
     const tracing = await startTracing(env, log)
-    const service = await startOrExplain({ ...config, NATS_URL: nats.url, MONGODB_URL: mongo.url }, log, new Set(ROLES))
-    printWelcome(service.url ?? '', [nats, mongo])
+    const service = await startOrExplain({ ...config, ...webhooks.config, NATS_URL: nats.url, MONGODB_URL: mongo.url }, log, new Set(ROLES))
+    printWelcome(service.url ?? '', [nats, mongo], webhooks.said)
     await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, async () => {
       await tracing?.shutdown()
       await stopServers()
@@ -68,7 +75,7 @@ const natsSpec = (port: number, dataDir: string): LocalSpec => ({
   portVariable: 'DEV_NATS_PORT',
   url: `nats://${LOOPBACK}:${port}`,
   dataDir: `${dataDir}/nats`,
-  start: () => startNats({ dataDir: `${dataDir}/nats`, port }),
+  start: () => startNats({ dataDir: `${dataDir}/nats`, port, ownProcessGroup: true }),
 })
 
 const mongoSpec = (port: number, dataDir: string): LocalSpec => ({
@@ -77,8 +84,22 @@ const mongoSpec = (port: number, dataDir: string): LocalSpec => ({
   portVariable: 'DEV_MONGODB_PORT',
   url: `mongodb://${LOOPBACK}:${port}/mats`,
   dataDir: `${dataDir}/mongo`,
-  start: () => startMongo({ dataDir: `${dataDir}/mongo`, port, database: 'mats' }),
+  start: () => startMongo({ dataDir: `${dataDir}/mongo`, port, database: 'mats', ownProcessGroup: true }),
 })
+
+/**
+ * Webhooks on, as a newcomer expects: with a key generated once into DEV_DATA_DIR unless
+ * WEBHOOKS_SECRET_KEY is set, and (unless WEBHOOKS_ALLOW_PRIVATE_URLS says otherwise) to
+ * receivers on this machine or its network, where a laptop's receivers are.
+ */
+async function webhooksOnALaptop(config: Config, env: NodeJS.ProcessEnv, dataDir: string): Promise<{ config: Partial<Config>; said: string }> {
+  const allowPrivate = env.WEBHOOKS_ALLOW_PRIVATE_URLS === undefined || env.WEBHOOKS_ALLOW_PRIVATE_URLS === '' ? { WEBHOOKS_ALLOW_PRIVATE_URLS: true } : {}
+  const receivers = (allowPrivate.WEBHOOKS_ALLOW_PRIVATE_URLS ?? config.WEBHOOKS_ALLOW_PRIVATE_URLS) ? 'receivers on localhost allowed' : 'public receivers only'
+  if (config.WEBHOOKS_SECRET_KEY) return { config: allowPrivate, said: `on, key from WEBHOOKS_SECRET_KEY, ${receivers}` }
+  const { key, file, generated } = await devWebhooksKey(dataDir)
+  const where = `${generated ? 'generated now into' : 'from'} ${file}`
+  return { config: { ...allowPrivate, WEBHOOKS_SECRET_KEY: key }, said: `on, key ${where}, ${receivers}` }
+}
 
 function configured(name: string, url: string, variable: string): ServerInUse {
   return { name, url, how: `from ${variable}` }
@@ -101,7 +122,7 @@ async function portTakenMessage(spec: LocalSpec): Promise<string> {
   To run servers of your own on free ports: PORT=${api} DEV_NATS_PORT=${nats} DEV_MONGODB_PORT=${mongo} npm start`
 }
 
-function printWelcome(url: string, [nats, mongo]: readonly [ServerInUse, ServerInUse]): void {
+function printWelcome(url: string, [nats, mongo]: readonly [ServerInUse, ServerInUse], webhooks: string): void {
   const line = (s: ServerInUse) => `  ${`${s.name}:`.padEnd(8)} ${withoutPasswords(s.url)}   ${s.how}`
   // The CLI's defaults are the default ports; elsewhere it has to be told.
   const defaults = [Reflect.get(ConfigSchema.properties.NATS_URL, 'default'), Reflect.get(ConfigSchema.properties.MONGODB_URL, 'default')]
@@ -110,6 +131,7 @@ function printWelcome(url: string, [nats, mongo]: readonly [ServerInUse, ServerI
 mats is running at ${url}/v1   (OpenAPI: ${url}/v1/openapi.json)
 ${line(nats)}
 ${line(mongo)}
+  Webhooks: ${webhooks}
 
 Next, in another terminal, create an account and an API key:
 ${exportUrls}  npx mats accounts create --name "Acme" --json

@@ -32,7 +32,7 @@ export async function startOrExplain(config: Config, log: Logger, roles: Readonl
   }
 }
 
-/** Stops cleanly on SIGTERM/SIGINT; a second signal, or the grace period running out, forces exit. */
+/** Stops cleanly on SIGTERM/SIGINT (and SIGHUP: the terminal closed); a second signal, or the grace period running out, forces exit. */
 export function untilSignal(service: RunningService, log: Logger, graceMs: number, onStopped?: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false
@@ -55,5 +55,6 @@ export function untilSignal(service: RunningService, log: Logger, graceMs: numbe
     }
     process.once('SIGTERM', shutdown)
     process.once('SIGINT', shutdown)
+    process.once('SIGHUP', shutdown)
   })
 }

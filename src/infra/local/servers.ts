@@ -99,11 +99,17 @@ export interface ServerOptions {
   readonly onOutput?: (line: string) => void
   /** Added to this process's environment for the server (e.g. variables its config file reads). */
   readonly env?: Readonly<Record<string, string>>
+  /**
+   * In a process group of its own, so that Ctrl-C at a terminal (sent to the whole
+   * foreground group) does not stop the server under a mats still shutting down on it:
+   * the caller stops it after (`mats dev`).
+   */
+  readonly ownProcessGroup?: boolean
 }
 
 async function launch(name: string, args: string[], port: number, opts: ServerOptions, url: string): Promise<LocalServer> {
   await mkdir(opts.dataDir, { recursive: true })
-  const child = spawn(requireBinary(name), args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } })
+  const child = spawn(requireBinary(name), args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env }, detached: opts.ownProcessGroup === true })
   const forward = (chunk: Buffer) => opts.onOutput?.(chunk.toString())
   child.stdout?.on('data', forward)
   child.stderr?.on('data', forward)

@@ -1,0 +1,41 @@
+import t from 'tap'
+import { DELIVERY_CONSUMER, FAN_OUT_CONSUMER, JOBS_STREAM } from '../../src/infra/nats/webhook-streams.js'
+import { liveKeys, PROJECTOR_LEASES, WORKER_HEARTBEATS } from '../helpers/leases.js'
+import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
+import { startServers } from '../helpers/servers.js'
+import { connectTestInfra } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+import { webhookEnv } from '../helpers/webhooks.js'
+
+// Ctrl-C on a process running every role, webhooks on: it stops without a stack trace or a
+// warning, and gives back everything it held in NATS, so another process takes over at once.
+t.setTimeout(180_000)
+
+t.test('given every role running with webhooks on, when it gets SIGINT, then it exits 0 quietly and holds no lease', async (t) => {
+  const servers = await startServers(t)
+  const infra = await connectTestInfra(t, servers)
+  const child = spawnMats(t, ['start'], { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, PORT: '0', LOG_LEVEL: 'info', ...webhookEnv() })
+  const output = collectOutput(child)
+  await until('mats to start', () => output.text().includes('"msg":"mats started"') || child.exitCode !== null, 120_000)
+  t.match(output.text(), '"msg":"webhooks started"', 'webhooks are on')
+  // Given it holds its leases and its heartbeat (so that their absence later means something).
+  await until('the projector to hold its leases', async () => (await liveKeys(infra, PROJECTOR_LEASES)).some((key) => !key.includes('.members.')), 30_000)
+  t.not((await liveKeys(infra, WORKER_HEARTBEATS)).length, 0, 'the worker beats')
+
+  const running = output.text().length
+  child.kill('SIGINT')
+  t.equal(await exited(child), 0, 'exits 0', { output: output.text().slice(-3000) })
+
+  const stopping = output.text().slice(running)
+  t.match(stopping, '"msg":"mats stopped"', 'says it stopped')
+  t.notMatch(stopping, /\n\s+at /, 'no stack trace', { stopping })
+  t.notMatch(stopping, /"level":(40|50|60)/, 'no warning nor error while stopping', { stopping })
+  t.same(await liveKeys(infra, PROJECTOR_LEASES), [], 'no projector lease nor membership is left')
+  t.same(await liveKeys(infra, WORKER_HEARTBEATS), [], 'no worker heartbeat is left')
+  for (const [stream, consumer] of [
+    ['MATS_TASKS', FAN_OUT_CONSUMER],
+    [JOBS_STREAM, DELIVERY_CONSUMER],
+  ] as const) {
+    t.equal((await infra.jsm.consumers.info(stream, consumer)).num_ack_pending, 0, `${consumer} has no message waiting for an ack`)
+  }
+})
