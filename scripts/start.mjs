@@ -54,20 +54,19 @@ function listening(port) {
 }
 
 // Node 20 is past its end of life (2026-04-30) and some dependencies declare Node 22; mats
-// still runs on 20.19+, so a newcomer on such a machine is told, not stopped.
+// still runs on 20.19+, so a newcomer on such a machine is told once, here, not stopped; npm's
+// own EBADENGINE warnings (one block per such package, ~30) are kept out of the way below.
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 20 || (major === 20 && minor < 19)) {
   process.stderr.write(`[mats] Node ${process.versions.node} is too old: mats needs Node 22 or newer (24 LTS recommended). Without installing it: npx -y node@24 scripts/start.mjs\n`)
   process.exit(1)
 }
-if (major < 22) {
-  say(`warning: Node ${process.versions.node} reached its end of life on 2026-04-30; mats supports Node 22+ and is tested on 24 LTS.`)
-  say('         It still runs on 20 for now. To use Node 24 without installing it: npx -y node@24 scripts/start.mjs')
-}
+const oldNode = major < 22
+if (oldNode) say(`warning: Node ${process.versions.node} is past its end of life; mats runs on it but is tested on 24 LTS (npx -y node@24 scripts/start.mjs uses 24 without installing it)`)
 
 if (dependenciesStale()) {
   say('installing npm packages (npm ci)')
-  run('npm', ['ci', '--no-audit', '--no-fund'])
+  run('npm', ['ci', '--no-audit', '--no-fund', ...(oldNode ? ['--loglevel=error'] : [])])
   writeFileSync(stamp, lockHash())
 }
 
