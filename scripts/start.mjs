@@ -76,14 +76,14 @@ const needNats = !process.env.NATS_URL && !(await listening(natsPort)) && !onPat
 const needMongo = !process.env.MONGODB_URL && !(await listening(mongoPort)) && !onPath('mongod') && !onPath('ferretdb')
 if (needNats || needMongo) {
   say('building the local servers (nats-server, FerretDB) from source with Go into .mats/bin, once:')
-  say('  2 to 3 minutes on 2 cores the first time (Go downloads and compiles both with their dependencies)')
+  say('  Go downloads and compiles both with their dependencies: many minutes on 2 cores (28 min measured on a busy machine; README)')
   const started = Date.now()
   run('bash', [join(root, 'scripts', 'install-servers.sh')])
   say(`servers built in ${Math.round((Date.now() - started) / 1000)} s`)
 }
 
 if (!distIsCurrent(root)) {
-  say('compiling the TypeScript sources into dist/ (tsc -p tsconfig.build.json): 5 to 20 s, again only after a source changes')
+  say('compiling the TypeScript sources into dist/ (tsc -p tsconfig.build.json), again only after a source changes: 88 to 148 s measured on 2 busy cores')
   const started = Date.now()
   if (!buildDist(root)) {
     process.stderr.write('[mats] the build failed (the type errors are above); fix them, or run the sources directly: node bin/mats.js dev\n')
