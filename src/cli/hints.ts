@@ -27,6 +27,8 @@ export function cannotConnect(err: unknown, config: Pick<Config, 'NATS_URL' | 'M
   if (!server) return null
   const [variable, url] = server === 'NATS' ? ['NATS_URL', config.NATS_URL] : ['MONGODB_URL', config.MONGODB_URL]
   const reason = err.message.replaceAll(/\s+/g, ' ')
+  // A request may time out once connected too (a busy server): not "cannot reach" then.
+  if (err.name === 'TimeoutError') return new UnreachableError(`${server} at ${withoutPasswords(url)} (${variable}) did not answer in time: ${reason}`)
   return new UnreachableError(`cannot reach ${server} at ${withoutPasswords(url)} (${variable}): ${reason}`)
 }
 

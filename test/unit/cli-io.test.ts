@@ -112,5 +112,7 @@ t.test('a server out of reach at start becomes one line naming it, its address a
   t.equal(cannotConnect(nats, config)?.message, 'cannot reach NATS at nats://127.0.0.1:1 (NATS_URL): connection refused')
   const mongo = Object.assign(new Error('connect ECONNREFUSED\n127.0.0.1:2'), { name: 'MongoServerSelectionError' })
   t.equal(cannotConnect(mongo, config)?.message, 'cannot reach MongoDB at mongodb://app:***@127.0.0.1:2/mats (MONGODB_URL): connect ECONNREFUSED 127.0.0.1:2')
+  const timeout = Object.assign(new Error('timeout'), { name: 'TimeoutError' })
+  t.equal(cannotConnect(timeout, config)?.message, 'NATS at nats://127.0.0.1:1 (NATS_URL) did not answer in time: timeout')
   t.equal(cannotConnect(new Error('other'), config), null)
 })
