@@ -17,3 +17,5 @@ export async function liveKeys(infra: Infra, bucket: string): Promise<string[]> 
 export const PROJECTOR_LEASES = 'mats_projector_leases'
 /** Where each worker process keeps its heartbeat (src/infra/nats/worker-heartbeats.ts). */
 export const WORKER_HEARTBEATS = 'mats_workers'
+/** Where webhooks processes hold a lease per delivery attempt in flight (src/infra/nats/webhook-leases.ts). */
+export const WEBHOOK_LEASES = 'mats_webhook_leases'

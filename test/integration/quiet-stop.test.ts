@@ -1,6 +1,6 @@
 import t from 'tap'
 import { DELIVERY_CONSUMER, FAN_OUT_CONSUMER, JOBS_STREAM } from '../../src/infra/nats/webhook-streams.js'
-import { liveKeys, PROJECTOR_LEASES, WORKER_HEARTBEATS } from '../helpers/leases.js'
+import { liveKeys, PROJECTOR_LEASES, WEBHOOK_LEASES, WORKER_HEARTBEATS } from '../helpers/leases.js'
 import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
@@ -32,6 +32,7 @@ t.test('given every role running with webhooks on, when it gets SIGINT, then it 
   t.notMatch(stopping, /"level":(40|50|60)/, 'no warning nor error while stopping', { stopping })
   t.same(await liveKeys(infra, PROJECTOR_LEASES), [], 'no projector lease nor membership is left')
   t.same(await liveKeys(infra, WORKER_HEARTBEATS), [], 'no worker heartbeat is left')
+  t.same(await liveKeys(infra, WEBHOOK_LEASES), [], 'no webhook delivery lease is left')
   for (const [stream, consumer] of [
     ['MATS_TASKS', FAN_OUT_CONSUMER],
     [JOBS_STREAM, DELIVERY_CONSUMER],
