@@ -124,9 +124,10 @@ t.test('cancelling a supervisor cancels its delegated tasks, and what it spent i
   const parent = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'Launch the kit' })).body.task
   await until('both specialists to be waiting on the model', () => fake.inFlight() === 2, 20_000)
 
+  const sentAt = Date.now()
   const cancelled = await caller.api.post<{ task: TaskView }>(`/v1/tasks/${parent.id}/cancel`, undefined)
 
-  t.equal(cancelled.body.task.status, 'failed')
+  t.equal(cancelled.body.task.status, 'failed', `ended ${Date.now() - sentAt} ms after the request`)
   const events = await until(
     'the two delegated tasks to end',
     async () => {
@@ -147,4 +148,6 @@ t.test('cancelling a supervisor cancels its delegated tasks, and what it spent i
   t.equal(parentEnd?.reason, 'cancelled')
   t.ok((parentEnd?.costMicros ?? 0) > 0, `the supervisor's model call is paid for: ${parentEnd?.costMicros} micro-USD`)
   t.not(parentEnd?.usage, null, 'with its usage')
+  // Whichever path ran them (the supervisor's run, or the worker's consumer before the supervisor could claim them).
+  await until("the specialists' model calls to be dropped", () => fake.held() === 0, 10_000)
 })
