@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../../src/domain/message.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { delegatesTwiceThenHangs, languageModelRig, type TaskView } from '../helpers/language-models.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
-import { spawnMats } from '../helpers/processes.js'
+import { startMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
 import { startTcpProxy } from '../helpers/tcp-proxy.js'
 import { startTestService } from '../helpers/service.js'
@@ -52,7 +52,7 @@ t.test('cancelling a pending task: it fails at once as cancelled, its reservatio
 t.test('cancelling a running task on a worker in another process: its run is aborted within 2 s', async (t) => {
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
-  spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000' })
+  await startMats(t, ['--role', 'worker'], { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000' })
   const caller = await aCaller(service.infra, service.url)
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const task = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A ten-minute audit' })).body.task
@@ -74,7 +74,7 @@ t.test('given a worker cut off from NATS when its running task is cancelled, whe
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
   const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
-  spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000', WORKER_ACK_WAIT_MS: '30000' })
+  await startMats(t, ['--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000', WORKER_ACK_WAIT_MS: '30000' })
   const caller = await aCaller(service.infra, service.url)
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const task = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A ten-minute audit' })).body.task
