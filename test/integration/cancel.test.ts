@@ -127,15 +127,19 @@ t.test('cancelling a supervisor cancels its delegated tasks, and what it spent i
   const sentAt = Date.now()
   const cancelled = await caller.api.post<{ task: TaskView }>(`/v1/tasks/${parent.id}/cancel`, undefined)
 
-  t.equal(cancelled.body.task.status, 'failed', `ended ${Date.now() - sentAt} ms after the request`)
+  // Either documented answer: failed, or still running when its worker has not recorded the end
+  // within the 3 s the answer waits (measured 0.2 to 2.7 s here under load: the supervisor ends
+  // after its waits on both delegated runs are closed, a few round trips to NATS).
+  t.equal(cancelled.status, 200)
+  t.match(cancelled.body.task.status, /^(failed|running)$/, `answered ${cancelled.body.task.status} ${Date.now() - sentAt} ms after the request`)
   const events = await until(
-    'the two delegated tasks to end',
+    'the supervisor and its two delegated tasks to end',
     async () => {
       const events = await streamEvents(infra, 'MATS_TASKS')
       const children = eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId)
-      return children.length === 2 && children.every((id) => failure(events, id)) && events
+      return children.length === 2 && [parent.id, ...children].every((id) => failure(events, id)) && events
     },
-    10_000,
+    30_000,
   )
   const children = eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId)
   t.same(
