@@ -107,6 +107,11 @@ export class RunCancellations {
     this.early.set(taskId, Date.now())
   }
 
+  /** Aborts this process's run of a task whose end was recorded for it (a delegated run its supervisor's end left behind). */
+  abortRun(taskId: string, reason: Error): void {
+    this.runs.get(taskId)?.abort(reason)
+  }
+
   /** Deletes the consumer; with NATS away, it is left to the server's inactive threshold after STOP_MS. */
   async stop(): Promise<void> {
     this.stopping = true

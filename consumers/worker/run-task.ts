@@ -8,6 +8,7 @@ import type { SessionState } from '../../src/domain/sessions/session.js'
 import { Task, TaskNotClaimableError, type FinishTask, type TaskCreated, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 import type { Loaded } from '../../src/infra/nats/event-store.js'
 import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
+import { TaskCancelledError } from './cancellations.js'
 import { CANCELLED_WITH_PARENT, PARENT_ENDED, readSession, runAgent } from './run-agent.js'
 import type { RunContext, Running, TaskKey, TaskRef } from './run-context.js'
 
@@ -130,7 +131,13 @@ async function runChild(ctx: RunContext, childKey: TaskKey, issuer: Issuer, pare
  */
 async function failUnfinishedChildren(ctx: RunContext, key: TaskKey, children: readonly string[], issuer: Issuer, ended: FinishTask): Promise<void> {
   const cancelled = ended.outcome === 'failed' && ended.reason === 'cancelled'
-  await failChildrenRunningUnder(ctx, key.accountId, children, ctx.workerId, cancelled ? CANCELLED_WITH_PARENT : PARENT_ENDED, issuer)
+  const outcome = cancelled ? CANCELLED_WITH_PARENT : PARENT_ENDED
+  await failChildrenRunningUnder(ctx, key.accountId, children, ctx.workerId, outcome, issuer)
+  // A child this worker's own consumer claimed before the supervisor could (its TaskCreated is
+  // delivered like any other) runs unlinked from the supervisor's run, which only waited for
+  // it: its end is recorded above, and its run, still holding a model call, is stopped here
+  // instead of at its time limit. Its own outcome is then dropped (the task has ended).
+  for (const taskId of children) ctx.cancellations.abortRun(taskId, new TaskCancelledError(`task ${taskId}: ${outcome.error}`))
 }
 
 /** Ends, as `outcome`, each of these delegated tasks still running under `workerId`. */

@@ -44,6 +44,11 @@ async function* eventsUntil(messages: ConsumerMessages, timeoutMs: number, signa
   const stop = (): void => void messages.close()
   const timer = setTimeout(stop, timeoutMs)
   signal?.addEventListener('abort', stop, { once: true })
+  // An abort listener added to a signal that has already aborted is never called: a signal
+  // aborted while the consumer was being created (seconds, on a loaded machine) would have
+  // been missed, and the wait held for all of timeoutMs (a cancelled supervisor kept waiting
+  // on a delegated task another run held, for the whole run time limit).
+  if (signal?.aborted) stop()
   try {
     for await (const msg of messages) {
       // A message that is not an event is the projectors' to record; the task's state is in its events.

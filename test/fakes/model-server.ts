@@ -57,6 +57,8 @@ export interface FakeModelServer {
   readonly requests: ModelRequestView[]
   /** Requests that arrived but have not been answered yet. */
   readonly inFlight: () => number
+  /** Requests held without an answer (`hang`) whose caller has not closed the connection yet. */
+  readonly held: () => number
 }
 
 const DEFAULT_USAGE = { input: 1000, output: 200 }
@@ -64,6 +66,7 @@ const DEFAULT_USAGE = { input: 1000, output: 200 }
 export async function startFakeModelServer(t: Test, wire: Wire, script: ModelScript): Promise<FakeModelServer> {
   const requests: ModelRequestView[] = []
   let pending = 0
+  let held = 0
   let sequence = 0
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = []
@@ -75,7 +78,11 @@ export async function startFakeModelServer(t: Test, wire: Wire, script: ModelScr
     if (refusal) return send(res, 400, errorBody(wire, 400, refusal))
     pending++
     const reply = await script(view)
-    if ('hang' in reply) return
+    if ('hang' in reply) {
+      held++
+      res.once('close', () => held--)
+      return
+    }
     pending--
     if ('raw' in reply) return void res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType }).end(reply.raw)
     if ('status' in reply) return send(res, reply.status, errorBody(wire, reply.status, reply.error), reply.headers)
@@ -92,7 +99,7 @@ export async function startFakeModelServer(t: Test, wire: Wire, script: ModelScr
   })
   const { port } = server.address() as AddressInfo
   const root = `http://127.0.0.1:${port}`
-  return { baseUrl: wire === 'openai' ? `${root}/v1` : root, requests, inFlight: () => pending }
+  return { baseUrl: wire === 'openai' ? `${root}/v1` : root, requests, inFlight: () => pending, held: () => held }
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

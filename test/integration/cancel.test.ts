@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../../src/domain/message.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { delegatesTwiceThenHangs, languageModelRig, type TaskView } from '../helpers/language-models.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
-import { spawnMats } from '../helpers/processes.js'
+import { startMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
 import { startTcpProxy } from '../helpers/tcp-proxy.js'
 import { startTestService } from '../helpers/service.js'
@@ -52,7 +52,7 @@ t.test('cancelling a pending task: it fails at once as cancelled, its reservatio
 t.test('cancelling a running task on a worker in another process: its run is aborted within 2 s', async (t) => {
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
-  spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000' })
+  await startMats(t, ['--role', 'worker'], { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000' })
   const caller = await aCaller(service.infra, service.url)
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const task = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A ten-minute audit' })).body.task
@@ -74,7 +74,7 @@ t.test('given a worker cut off from NATS when its running task is cancelled, whe
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
   const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
-  spawnMats(t, ['start', '--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000', WORKER_ACK_WAIT_MS: '30000' })
+  await startMats(t, ['--role', 'worker'], { NATS_URL: `nats://127.0.0.1:${proxy.port}`, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '600000', WORKER_ACK_WAIT_MS: '30000' })
   const caller = await aCaller(service.infra, service.url)
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const task = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A ten-minute audit' })).body.task
@@ -124,17 +124,22 @@ t.test('cancelling a supervisor cancels its delegated tasks, and what it spent i
   const parent = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'Launch the kit' })).body.task
   await until('both specialists to be waiting on the model', () => fake.inFlight() === 2, 20_000)
 
+  const sentAt = Date.now()
   const cancelled = await caller.api.post<{ task: TaskView }>(`/v1/tasks/${parent.id}/cancel`, undefined)
 
-  t.equal(cancelled.body.task.status, 'failed')
+  // Either documented answer: failed, or still running when its worker has not recorded the end
+  // within the 3 s the answer waits (measured 0.2 to 2.7 s here under load: the supervisor ends
+  // after its waits on both delegated runs are closed, a few round trips to NATS).
+  t.equal(cancelled.status, 200)
+  t.match(cancelled.body.task.status, /^(failed|running)$/, `answered ${cancelled.body.task.status} ${Date.now() - sentAt} ms after the request`)
   const events = await until(
-    'the two delegated tasks to end',
+    'the supervisor and its two delegated tasks to end',
     async () => {
       const events = await streamEvents(infra, 'MATS_TASKS')
       const children = eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId)
-      return children.length === 2 && children.every((id) => failure(events, id)) && events
+      return children.length === 2 && [parent.id, ...children].every((id) => failure(events, id)) && events
     },
-    10_000,
+    30_000,
   )
   const children = eventsOf(events, parent.id, 'TaskDelegated').map((e) => (e.data as { childTaskId: string }).childTaskId)
   t.same(
@@ -147,4 +152,6 @@ t.test('cancelling a supervisor cancels its delegated tasks, and what it spent i
   t.equal(parentEnd?.reason, 'cancelled')
   t.ok((parentEnd?.costMicros ?? 0) > 0, `the supervisor's model call is paid for: ${parentEnd?.costMicros} micro-USD`)
   t.not(parentEnd?.usage, null, 'with its usage')
+  // Whichever path ran them (the supervisor's run, or the worker's consumer before the supervisor could claim them).
+  await until("the specialists' model calls to be dropped", () => fake.held() === 0, 10_000)
 })

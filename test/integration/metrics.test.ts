@@ -5,7 +5,7 @@ import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
-import { exited, spawnMats } from '../helpers/processes.js'
+import { exited, startMats } from '../helpers/processes.js'
 
 /** The value of the first series whose name and labels contain all of `parts`, or undefined. */
 function seriesValue(text: string, ...parts: string[]): number | undefined {
@@ -91,7 +91,7 @@ t.test("tasks that end without a run of their own are counted by reason: a pendi
   t.equal(seriesValue(apiText, 'mats_tasks_total{', 'event="failed"', 'agent="seo"', 'reason="cancelled"'), 1, 'the cancel counted where it was appended')
 
   const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, WORKER_ACK_WAIT_MS: '1000', OFFLINE_AGENT_LATENCY_MS: '600000' }
-  const doomed = spawnMats(t, ['start', '--role', 'worker'], env)
+  const doomed = await startMats(t, ['--role', 'worker'], env)
   const lost = (await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, agentType: 'cro', instruction: 'Run until the worker dies' })).body.task
   await until('the task to run', async () => (await caller.api.get<{ task: { status: string } }>(`/v1/tasks/${lost.id}`)).body.task.status === 'running', 20_000, 50)
   doomed.kill('SIGKILL')

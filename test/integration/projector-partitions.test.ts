@@ -4,7 +4,7 @@ import t from 'tap'
 import { ALL_PROJECTIONS, PARTITIONS } from '../../projections/index.js'
 import { Session } from '../../src/domain/sessions/session.js'
 import type { AppContext } from '../../src/app-context.js'
-import { exited, spawnMats } from '../helpers/processes.js'
+import { exited, startMats } from '../helpers/processes.js'
 import { cleanPass, readModelsIn, snapshot } from '../helpers/read-models.js'
 import { otherDatabase, startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
@@ -48,8 +48,7 @@ const pidOf = (memberId: string) => Number(memberId.split(':')[1])
 
 t.test('given two projector processes, they share the partitions; when the one writing some is killed, the other takes them over within the lease and the read models converge', async (t) => {
   const readModels = await readModelsIn(infra, DATABASE)
-  const first = spawnMats(t, ['start', '--role', 'projector'], env)
-  const second = spawnMats(t, ['start', '--role', 'projector'], env)
+  const [first, second] = await Promise.all([startMats(t, ['--role', 'projector'], env), startMats(t, ['--role', 'projector'], env)])
   const shared = await until(
     'both projectors to hold partitions',
     async () => {

@@ -44,3 +44,20 @@ t.test('given a running service, when 50 waits end (25 POSTs whose task complete
   t.ok(during >= before + 25, `the waits held consumers while waiting (${before} before, ${during} during)`)
   t.equal(await consumersOnServer(infra.jsm), before, `as many consumers after the waits as before (${before})`)
 })
+
+t.test('given a signal that aborted before the wait could listen to it, when the wait begins, then it ends at once instead of holding for its time limit', async (t) => {
+  // Given: a run that was cancelled while it set up its wait (creating the consumer takes seconds on a loaded machine).
+  const { account } = await aCaller(infra, service.url)
+  const cancelled = AbortSignal.abort(new Error('the run was cancelled'))
+
+  // When
+  let ended = false
+  const waiting = awaitTaskEnd(infra, account.id, randomUUID(), 600_000, cancelled).then((doc) => {
+    ended = true
+    return doc
+  })
+
+  // Then
+  await until('the wait to end', () => ended, 60_000)
+  t.equal(await waiting, null, 'a task without events, as it stands')
+})
