@@ -6,7 +6,9 @@ import type { AppContext } from '../src/app-context.js'
 import { ConcurrencyError } from '../src/infra/nats/event-store.js'
 
 const RESULT = `# Plan\n\n${'A paragraph of the deliverable, as an agent writes it, with headings and lists. '.repeat(18)}\n`
-const IN_FLIGHT = 64
+// Each seeded task is one atomic batch (its whole history): nats-server holds at most 50 batches in
+// flight per stream (ADR 0026), and past that a commit fails as "atomic publish batch is incomplete".
+const IN_FLIGHT = 32
 
 /**
  * Stores `count` ended tasks for `accountId` straight in the log (TaskCreated, TaskStarted,
