@@ -67,3 +67,11 @@ export function pageOf(query: { page?: number | undefined; limit?: number | unde
 export function paginationFor(page: number, limit: number, total: number) {
   return { page, limit, total, totalPages: Math.ceil(total / limit) }
 }
+
+/**
+ * A success answer's schema with the description the OpenAPI document gives its status;
+ * @fastify/swagger moves `x-response-description` to the response, out of the schema.
+ */
+export function answer<T extends TSchema>(schema: T, description: string): T {
+  return { ...schema, 'x-response-description': description }
+}

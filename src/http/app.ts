@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { AppContext } from '../app-context.js'
 import mcp from '../mcp/plugin.js'
+import accountScope from './plugins/account-scope.js'
 import auth from './plugins/auth.js'
 import docs from './plugins/docs.js'
 import errors from './plugins/errors.js'
@@ -41,8 +42,13 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(idempotency)
   await fastify.register(system)
   await fastify.register(mcp)
+  // /v1: what an API key may do. The account scope's hooks authenticate every route in it and
+  // spend the rate-limit group each route names in `config: { rateLimitGroup }`
+  // (plugins/account-scope.ts). A new /v1 route goes in here; the public ones (the OpenAPI
+  // document, /v1/docs) are registered above, each with its own per-address limit.
   await fastify.register(
     async (v1) => {
+      await v1.register(accountScope)
       await v1.register(agents)
       await v1.register(sessions)
       await v1.register(tasks)

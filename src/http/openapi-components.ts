@@ -1,5 +1,3 @@
-import { OPERATION_DOCS } from './operation-docs.js'
-
 /**
  * Finishes the OpenAPI document @fastify/swagger generates from the route schemas: every
  * schema that carries a `title` (Task, Session, Error409, …) becomes one named component,
@@ -33,9 +31,9 @@ const HEADERS: Record<string, JsonObject> = {
 const headerRef = (name: string): JsonObject => ({ $ref: `#/components/headers/${name}` })
 
 /**
- * The document with named schemas, declared headers and each operation's description and
- * success answers (operation-docs.ts); throws if two different schemas share a title or an
- * operation is not described.
+ * The document with named schemas and declared headers; throws if two different schemas share
+ * a title or an operation is not described (each route's `schema.description`, and
+ * `answer(schema, description)` for its success statuses).
  */
 export function withComponents(document: OpenApiDocument): OpenApiDocument {
   const schemas: Record<string, Json> = {}
@@ -43,7 +41,7 @@ export function withComponents(document: OpenApiDocument): OpenApiDocument {
   for (const [path, operations] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(operations)) {
       declareHeaders(operation, `${method} ${path}`)
-      describe(operation, `${method} ${path}`)
+      assertDescribed(operation, `${method} ${path}`)
     }
   }
   return {
@@ -80,15 +78,12 @@ function declareHeaders(operation: JsonObject, where: string): void {
   }
 }
 
-function describe(operation: JsonObject, where: string): void {
-  const doc = typeof operation.operationId === 'string' ? OPERATION_DOCS[operation.operationId] : undefined
-  if (!doc) throw new Error(`${where} has no entry in operation-docs.ts`)
-  operation.description = doc.description
+function assertDescribed(operation: JsonObject, where: string): void {
+  if (typeof operation.description !== 'string') throw new Error(`${where} has no description: give its route schema.description`)
   for (const [status, response] of Object.entries(operation.responses as Record<string, JsonObject>)) {
     if (Number(status) >= 400) continue
-    const answer = doc.answers[status]
-    if (answer === undefined) throw new Error(`${where} ${status} has no description in operation-docs.ts`)
-    response.description = answer
+    // @fastify/swagger's placeholder when a response schema carries no description.
+    if (response.description === 'Default Response') throw new Error(`${where} ${status} has no description: wrap its schema in answer(schema, description)`)
   }
 }
 

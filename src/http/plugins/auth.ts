@@ -9,8 +9,9 @@ import { isRecord } from '../../domain/is-record.js'
 
 /**
  * Decorates the app with the authenticator and every request with `principal`.
- * Routes opt in with `onRequest: app.authenticate`, so a bad key is refused before
- * the body is parsed or validated. Every 401 counts against the client address, an IPv6
+ * `app.authenticate` is an `onRequest` hook, so a bad key is refused before the body is
+ * parsed or validated: the account scope adds it for every /v1 route (account-scope.ts),
+ * the MCP endpoint to its own route. Every 401 counts against the client address, an IPv6
  * one by its /64 (src/http/auth-failures.ts); needs the rate-limit plugin registered first.
  */
 export default fp(

@@ -11,6 +11,9 @@ export { LIMIT_GROUPS, type LimitGroup, type Limiter } from '../../contract/rate
 
 const WINDOW_MS = 60_000
 
+/** The groups counted per client address on routes without a key (auth failures are counted by auth.ts). */
+export type AddressLimitGroup = Extract<LimitGroup, 'openapi'>
+
 export function policies(config: Config): Record<LimitGroup, RatePolicy> {
   const perMinute = (name: LimitGroup, limit: number): RatePolicy => ({ name, limit, windowMs: WINDOW_MS })
   return {
@@ -26,8 +29,9 @@ export function policies(config: Config): Record<LimitGroup, RatePolicy> {
 
 /**
  * Per-account limits per operation group (spec section 8), shared by all API processes.
- * Routes opt in with `onRequest: [app.authenticate, app.rateLimit('group')]`, so only
- * authenticated requests spend the account's quota. Every limited response carries the
+ * A /v1 route names its group in `config: { rateLimitGroup }` and the account scope spends it
+ * once the key is checked (account-scope.ts), so only authenticated requests spend the
+ * account's quota; public routes add `app.rateLimit('openapi')`, counted per client address. Every limited response carries the
  * IETF `RateLimit-Policy` and `RateLimit` fields; a refusal adds `Retry-After`.
  */
 export default fp(
@@ -54,13 +58,12 @@ export default fp(
       },
     }
     app.decorate('limiter', limiter)
+    // Public routes spend per client address; the account scope spends the account's groups.
     app.decorate(
       'rateLimit',
-      (group: LimitGroup) =>
+      (group: AddressLimitGroup) =>
         async function limit(request: FastifyRequest, reply: FastifyReply) {
-          const subject = group === 'openapi' ? clientSubject(request.ip) : request.principal?.accountId
-          if (!subject) throw new Error(`rate limit ${group} needs an authenticated request`)
-          await limiter.check(group, subject, reply)
+          await limiter.check(group, clientSubject(request.ip), reply)
         },
     )
   },
@@ -75,6 +78,6 @@ function kvSafe(subject: string): string {
 declare module 'fastify' {
   interface FastifyInstance {
     limiter: Limiter
-    rateLimit: (group: LimitGroup) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+    rateLimit: (group: AddressLimitGroup) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>
   }
 }

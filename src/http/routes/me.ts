@@ -1,19 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { UnauthorizedError } from '../../domain/errors.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../../contract/common.js'
+import { answer, errors } from '../../contract/common.js'
 import { MeResponse } from '../../contract/me.js'
 
 const me: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/me',
     {
-      onRequest: [app.authenticate, app.rateLimit('meta')],
+      config: { rateLimitGroup: 'meta' },
       schema: {
         summary: 'Describe the API key used for this request',
         operationId: 'getMe',
+        description: 'The API key that authenticated this request: its id, prefix, name, account, creation, expiry and last use. Never the key itself.',
         tags: ['keys'],
-        response: { 200: MeResponse, ...errors(401, 429) },
+        response: { 200: answer(MeResponse, 'The key'), ...errors(401, 429) },
       },
     },
     async (request) => {

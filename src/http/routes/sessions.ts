@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createSessionFromBody, getSession, listSessionsPage } from '../../api/sessions.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../../contract/common.js'
+import { answer, errors } from '../../contract/common.js'
 import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../../contract/sessions.js'
 
@@ -9,13 +9,14 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/sessions',
     {
-      onRequest: [app.authenticate, app.rateLimit('sessions')],
+      config: { rateLimitGroup: 'sessions' },
       schema: {
         summary: "List the caller's sessions, newest first",
         operationId: 'listSessions',
+        description: "The caller's sessions, newest first, a page at a time.",
         tags: ['sessions'],
         querystring: ListSessionsQuery,
-        response: { 200: ListSessionsResponse, ...errors(400, 401, 429) },
+        response: { 200: answer(ListSessionsResponse, 'A page of sessions and where it is in the whole list'), ...errors(400, 401, 429) },
       },
     },
     async (request) => listSessionsPage(app.infra, principalOf(request).accountId, request.query),
@@ -24,13 +25,15 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/sessions/:sessionId',
     {
-      onRequest: [app.authenticate, app.rateLimit('sessions')],
+      config: { rateLimitGroup: 'sessions' },
       schema: {
         summary: 'One session: its company context, autonomy and what its runs learned',
         operationId: 'getSession',
+        description:
+          "One session as stored: its name, the company context given at creation (companyName, companyUrl, industry, targetAudience), its autonomy and how many facts its runs have learned. Found as soon as POST /v1/sessions answered; another account's session is not found.",
         tags: ['sessions'],
         params: SessionParams,
-        response: { 200: SessionResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: answer(SessionResponse, 'The session'), ...errors(400, 401, 404, 429) },
       },
     },
     async (request) => getSession(app.infra, principalOf(request).accountId, request.params.sessionId),
@@ -39,15 +42,17 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/sessions',
     {
-      onRequest: [app.authenticate, app.rateLimit('sessions')],
+      config: { rateLimitGroup: 'sessions' },
       ...app.idempotent,
       schema: {
         summary: 'Create a session (a workspace, usually one per company)',
         operationId: 'createSession',
+        description:
+          'A session is a workspace, usually one per company: the company context agents work from (name, site, industry, audience) and how far they may act on their own (autonomy). Send Idempotency-Key to make a retry safe.',
         tags: ['sessions'],
         headers: IdempotencyKeyHeader,
         body: CreateSessionBody,
-        response: { 201: replayable(SessionResponse), ...errors(400, 401, 422, 429), 409: IdempotencyInFlight },
+        response: { 201: answer(replayable(SessionResponse), 'The session, created'), ...errors(400, 401, 422, 429), 409: IdempotencyInFlight },
       },
     },
     async (request, reply) => {

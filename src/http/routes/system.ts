@@ -3,6 +3,7 @@ import { Type } from 'typebox'
 import { ALL_PROJECTIONS, type ReadModels } from '../../../projections/index.js'
 import { settleWithin } from '../../infra/deadline.js'
 import { STREAM_NAMES } from '../../infra/nats/subjects.js'
+import { answer } from '../../contract/common.js'
 import { errorBody, errorSchema } from '../../contract/errors.js'
 
 /** Liveness and readiness for orchestrators, and the OpenAPI document; no key needed. */
@@ -32,9 +33,11 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'This document (OpenAPI 3.1)',
         operationId: 'getOpenApi',
+        description:
+          'The OpenAPI 3.1 document of /v1, generated from the schemas that validate the routes: named component schemas, the error codes of each status, the headers of each answer. No key needed; limited per client address. Rendered at /v1/docs.',
         tags: ['meta'],
         security: [],
-        response: { 200: Type.Object({}, { additionalProperties: true }), 429: errorSchema(429, 'Rate limited per client address; see Retry-After') },
+        response: { 200: answer(Type.Object({}, { additionalProperties: true }), 'The document'), 429: errorSchema(429, 'Rate limited per client address; see Retry-After') },
       },
     },
     async () => app.swagger(),

@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../domain/message.js'
 import { NotFoundError } from '../../domain/errors.js'
 import { openTaskEvents, publicEnvelope, type TaskEventFeed } from '../../queries/task-events.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../../contract/common.js'
+import { answer, errors } from '../../contract/common.js'
 import { TaskEventsHeaders, TaskEventStream } from '../../contract/task-events.js'
 import { TaskParams } from '../../contract/tasks.js'
 
@@ -35,14 +35,22 @@ const taskEvents: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/tasks/:taskId/events',
     {
-      onRequest: [app.authenticate, app.rateLimit('tasks.read')],
+      config: { rateLimitGroup: 'tasks.read' },
       schema: {
         summary: "Follow a task's events live (Server-Sent Events) until it ends",
         operationId: 'streamTaskEvents',
+        description:
+          "The task's events as Server-Sent Events, from the first (or after Last-Event-ID), then live until TaskCompleted or TaskFailed, when the server ends the stream. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). An account may hold SSE_MAX_STREAMS_PER_ACCOUNT streams open at once on one server (100 by default); one more is a 429 (`rate_limited`, Retry-After).",
         tags: ['tasks'],
         params: TaskParams,
         headers: TaskEventsHeaders,
-        response: { 200: TaskEventStream, ...errors(400, 401, 404, 429) },
+        response: {
+          200: answer(
+            TaskEventStream,
+            "A `text/event-stream` (Server-Sent Events): each of the task's events, from the first (or after `Last-Event-ID`), as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`; the stream ends after `TaskCompleted` or `TaskFailed`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream).",
+          ),
+          ...errors(400, 401, 404, 429),
+        },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
 import { API_PREFIX } from '../plugins/openapi.js'
-import { errors } from '../../contract/common.js'
+import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../../contract/tasks.js'
 
@@ -10,15 +10,17 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/tasks',
     {
-      onRequest: [app.authenticate, app.rateLimit('tasks.create')],
+      config: { rateLimitGroup: 'tasks.create' },
       ...app.idempotent,
       schema: {
         summary: 'Create a task: an agent run from a plain-English instruction, queued at once',
         operationId: 'createTask',
+        description:
+          'Gives one agent a plain-English instruction. The task is stored and answered at once (pending), then runs in the background; it is never retried automatically. With waitSeconds the answer waits until the task ends or that time passes. An identical brief still pending in the session is a 409 naming it; a spent monthly budget a 402. Send Idempotency-Key to make a retry safe; Location names the task.',
         tags: ['tasks'],
         headers: IdempotencyKeyHeader,
         body: CreateTaskBody,
-        response: { 201: replayable(TaskResponse), ...errors(400, 401, 402, 404, 409, 422, 429) },
+        response: { 201: answer(replayable(TaskResponse), 'The task: pending, or as it ended when waitSeconds was given and it ended in time'), ...errors(400, 401, 402, 404, 409, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -31,13 +33,14 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/tasks',
     {
-      onRequest: [app.authenticate, app.rateLimit('tasks.read')],
+      config: { rateLimitGroup: 'tasks.read' },
       schema: {
         summary: 'List recent tasks, newest first',
         operationId: 'listTasks',
+        description: "The caller's tasks, newest first, a page at a time, optionally of one session, status or agent. A task created just before is always in it.",
         tags: ['tasks'],
         querystring: ListTasksQuery,
-        response: { 200: ListTasksResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: answer(ListTasksResponse, 'A page of tasks and where it is in the whole list'), ...errors(400, 401, 404, 429) },
       },
     },
     async (request) => listTasksPage(app.infra, principalOf(request).accountId, request.query),
@@ -46,13 +49,14 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/tasks/:taskId',
     {
-      onRequest: [app.authenticate, app.rateLimit('tasks.read')],
+      config: { rateLimitGroup: 'tasks.read' },
       schema: {
         summary: "One task's status, result and error",
         operationId: 'getTask',
+        description: "One task as its events leave it: status, the agent's result once completed, the error once failed. Another account's task is not found.",
         tags: ['tasks'],
         params: TaskParams,
-        response: { 200: TaskResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: answer(TaskResponse, 'The task'), ...errors(400, 401, 404, 429) },
       },
     },
     async (request) => getTask(app.infra, principalOf(request).accountId, request.params.taskId),
@@ -61,13 +65,15 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/tasks/:taskId/cancel',
     {
-      onRequest: [app.authenticate, app.rateLimit('tasks.create')],
+      config: { rateLimitGroup: 'tasks.create' },
       schema: {
         summary: 'Cancel a task: a pending one ends at once, a running one is stopped within moments; it ends failed, its error beginning with "cancelled"',
         operationId: 'cancelTask',
+        description:
+          'Stops a task. A pending one ends at once; a running one is aborted on the worker that runs it, within moments, and what it spent is recorded. Either way it ends failed, its error beginning with "cancelled"; delegated tasks of a supervisor end with it. A task that has already ended is a 409.',
         tags: ['tasks'],
         params: TaskParams,
-        response: { 200: TaskResponse, ...errors(400, 401, 404, 409, 429) },
+        response: { 200: answer(TaskResponse, 'The task as it stands: failed, or still running if its worker has not answered within 3 s'), ...errors(400, 401, 404, 409, 429) },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { createWebhook, listDeliveries, listWebhooks, removeWebhook, rotateSecret } from '../../api/webhooks.js'
 import { SecretBox } from '../../infra/crypto/secret-box.js'
 import { principalOf } from '../plugins/auth.js'
-import { errors } from '../../contract/common.js'
+import { answer, errors } from '../../contract/common.js'
 import { errorBody, errorSchema } from '../../contract/errors.js'
 import { CreatedWebhookResponse, CreateWebhookBody, ListDeliveriesResponse, ListWebhooksResponse, RotatedSecretResponse, WebhookParams } from '../../contract/webhooks.js'
 
@@ -12,20 +12,22 @@ const DISABLED = 'webhooks are not enabled on this server: its operator has not 
 /** Signed webhooks (Standard Webhooks): registration here, delivery by the `webhooks` role (docs/webhooks.md). */
 const webhooks: FastifyPluginAsyncTypebox = async (app) => {
   const box = SecretBox.fromConfig(app.infra.config)
-  const guard = { onRequest: [app.authenticate, app.rateLimit('webhooks')] }
+  const config = { rateLimitGroup: 'webhooks' } as const
   const tags = ['webhooks']
 
   app.post(
     '/webhooks',
     {
-      ...guard,
+      config,
       schema: {
         summary: 'Register a webhook: task events are POSTed to its URL, signed with the secret returned once here',
         operationId: 'createWebhook',
+        description:
+          "Registers an HTTPS URL (or HTTP to a public address) to receive the account's task events as signed POSTs (Standard Webhooks), at least once, in order per task, retried for 24 h. The signing secret is answered once, here.",
         tags,
         body: CreateWebhookBody,
         response: {
-          201: CreatedWebhookResponse,
+          201: answer(CreatedWebhookResponse, 'The webhook and its signing secret (whsec_…), shown only now'),
           ...errors(400, 401, 409, 429),
           503: errorSchema(503, 'NATS or MongoDB is out of reach, or webhooks are not enabled on this server', { codes: ['unavailable', 'webhooks_disabled'], title: 'WebhooksUnavailableError' }),
         },
@@ -41,8 +43,14 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks',
     {
-      ...guard,
-      schema: { summary: "List the caller's webhooks, newest first", operationId: 'listWebhooks', tags, response: { 200: ListWebhooksResponse, ...errors(401, 429) } },
+      config,
+      schema: {
+        summary: "List the caller's webhooks, newest first",
+        operationId: 'listWebhooks',
+        description: "The caller's webhooks, newest first, without their secrets.",
+        tags,
+        response: { 200: answer(ListWebhooksResponse, 'The webhooks'), ...errors(401, 429) },
+      },
     },
     async (request) => listWebhooks(app.infra, principalOf(request).accountId),
   )
@@ -50,10 +58,11 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/webhooks/:webhookId',
     {
-      ...guard,
+      config,
       schema: {
         summary: 'Delete a webhook: no delivery is attempted after this, retries included',
         operationId: 'deleteWebhook',
+        description: 'Deletes a webhook: no delivery is attempted after this, retries included.',
         tags,
         params: WebhookParams,
         response: { 204: Type.Null({ description: 'Deleted' }), ...errors(400, 401, 404, 429) },
@@ -69,14 +78,16 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/webhooks/:webhookId/rotate-secret',
     {
-      ...guard,
+      config,
       schema: {
         summary: 'Give a webhook a new signing secret, returned once here; for 24 h deliveries are signed with the old one as well',
         operationId: 'rotateWebhookSecret',
+        description:
+          "Gives the webhook a new signing secret, answered once, here. For the next 24 h every delivery carries two signatures in webhook-signature, one per secret, so a receiver holding either verifies it; then only the new one. Rotating again within the 24 h ends the older secret at once. 404 for an unknown or another account's webhook.",
         tags,
         params: WebhookParams,
         response: {
-          200: RotatedSecretResponse,
+          200: answer(RotatedSecretResponse, 'The webhook, its new signing secret (whsec_…), shown only now, and until when the old one still signs'),
           ...errors(400, 401, 404, 429),
           503: errorSchema(503, 'NATS or MongoDB is out of reach, or webhooks are not enabled on this server', { codes: ['unavailable', 'webhooks_disabled'], title: 'WebhooksUnavailableError' }),
         },
@@ -92,13 +103,14 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/:webhookId/deliveries',
     {
-      ...guard,
+      config,
       schema: {
         summary: "A webhook's last delivery attempts, newest first",
         operationId: 'listWebhookDeliveries',
+        description: "A webhook's latest delivery attempts, newest first: the event, the task, the attempt number, the receiver's status code or the error, and whether it will be retried.",
         tags,
         params: WebhookParams,
-        response: { 200: ListDeliveriesResponse, ...errors(400, 401, 404, 429) },
+        response: { 200: answer(ListDeliveriesResponse, 'The latest delivery attempts'), ...errors(400, 401, 404, 429) },
       },
     },
     async (request) => listDeliveries(app.infra, principalOf(request).accountId, request.params.webhookId),
