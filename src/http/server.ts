@@ -11,7 +11,15 @@ registerAjvFormats()
 
 export type MatsServer = Awaited<ReturnType<typeof buildServer>>
 
+/** The whole HTTP API on a fastify instance with mats' settings; not listening yet. */
 export async function buildServer(infra: AppContext) {
+  const server = createServer(infra)
+  await server.register(app, { infra })
+  return server
+}
+
+/** The fastify instance with mats' settings and edge handling, before the API is registered: tests add hooks to it first. */
+export function createServer(infra: AppContext) {
   const server = Fastify({
     loggerInstance: infra.log as FastifyBaseLogger,
     genReqId: (req) => {
@@ -36,7 +44,6 @@ export async function buildServer(infra: AppContext) {
     void reply.header('x-request-id', request.id)
   })
   refuseRequestsWhileClosing(server)
-  await server.register(app, { infra })
   return server
 }
 
