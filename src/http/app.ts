@@ -45,7 +45,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   // /v1: what an API key may do. The account scope's hooks authenticate every route in it and
   // spend the rate-limit group each route names in `config: { rateLimitGroup }`
   // (plugins/account-scope.ts). A new /v1 route goes in here; the public ones (the OpenAPI
-  // document, /v1/docs) are registered above, each with its own per-address limit.
+  // document, /v1/docs) are in the scope of plugins/docs.ts, limited per client address.
   await fastify.register(
     async (v1) => {
       await v1.register(accountScope)

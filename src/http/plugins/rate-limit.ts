@@ -31,7 +31,8 @@ export function policies(config: Config): Record<LimitGroup, RatePolicy> {
  * Per-account limits per operation group (spec section 8), shared by all API processes.
  * A /v1 route names its group in `config: { rateLimitGroup }` and the account scope spends it
  * once the key is checked (account-scope.ts), so only authenticated requests spend the
- * account's quota; public routes add `app.rateLimit('openapi')`, counted per client address. Every limited response carries the
+ * account's quota; the public documentation's scope adds `app.rateLimit('openapi')` (docs.ts),
+ * counted per client address. Every limited response carries the
  * IETF `RateLimit-Policy` and `RateLimit` fields; a refusal adds `Retry-After`.
  */
 export default fp(

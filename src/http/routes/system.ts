@@ -3,10 +3,9 @@ import { Type } from 'typebox'
 import { ALL_PROJECTIONS, type ReadModels } from '../../../projections/index.js'
 import { settleWithin } from '../../infra/deadline.js'
 import { STREAM_NAMES } from '../../infra/nats/subjects.js'
-import { answer } from '../../contract/common.js'
 import { errorBody, errorSchema } from '../../contract/errors.js'
 
-/** Liveness and readiness for orchestrators, and the OpenAPI document; no key needed. */
+/** Liveness and readiness for orchestrators; no key needed. */
 const system: FastifyPluginAsyncTypebox = async (app) => {
   const Ok = Type.Object({ status: Type.String() })
 
@@ -24,23 +23,6 @@ const system: FastifyPluginAsyncTypebox = async (app) => {
           .send(errorBody('not_ready', `not ready: ${problem}`))
       return { status: 'ready' }
     },
-  )
-
-  app.get(
-    '/v1/openapi.json',
-    {
-      onRequest: app.rateLimit('openapi'),
-      schema: {
-        summary: 'This document (OpenAPI 3.1)',
-        operationId: 'getOpenApi',
-        description:
-          'The OpenAPI 3.1 document of /v1, generated from the schemas that validate the routes: named component schemas, the error codes of each status, the headers of each answer. No key needed; limited per client address. Rendered at /v1/docs.',
-        tags: ['meta'],
-        security: [],
-        response: { 200: answer(Type.Object({}, { additionalProperties: true }), 'The document'), 429: errorSchema(429, 'Rate limited per client address; see Retry-After') },
-      },
-    },
-    async () => app.swagger(),
   )
 
   /** Both dependencies checked at once, each given READY_CHECK_MS: an orchestrator's probe gets its answer within a second. */
