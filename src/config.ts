@@ -56,6 +56,13 @@ export const ConfigSchema = Type.Object({
     description:
       'How long one NATS request (an append, a read, a KV step) may take; past it the API answers 503 and the worker tries again. A request caught by an outage mid-way answers within about twice this',
   }),
+  NATS_BATCHES_PER_STREAM: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 16,
+    description:
+      "Atomic batches (decisions of several events) this process keeps open at once on one stream; more wait their turn within NATS_TIMEOUT_MS. nats-server holds 50 per stream for all processes together and refuses the next (they are then sent again within NATS_TIMEOUT_MS): keep the processes' sum under it",
+  }),
   MONGODB_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1500, description: 'How long to wait for a reachable MongoDB server before a read answers 503' }),
   // One way to authenticate to NATS at most, and TLS: checked together in nats-config.ts.
   NATS_CREDS_FILE: Type.Optional(Type.String({ minLength: 1, description: 'NATS user credentials file (user JWT and nkey seed, as nsc writes it)' })),

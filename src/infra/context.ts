@@ -47,7 +47,7 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     const db = mongo.db()
     const pendingTasks = await PendingTasks.open(js, config.NATS_STREAM_REPLICAS)
     log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
-    const events = new EventStore(nc, js, jsm)
+    const events = new EventStore(nc, js, jsm, { batchesPerStream: config.NATS_BATCHES_PER_STREAM })
     return {
       config,
       log,

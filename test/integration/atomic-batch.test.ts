@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { headers, type MsgHdrs } from '@nats-io/transport-node'
 import t from 'tap'
-import { publishAtomically } from '../../src/infra/nats/atomic-batch.js'
+import { isBatchIncomplete, publishAtomically, SERVER_BATCHES_PER_STREAM } from '../../src/infra/nats/atomic-batch.js'
 import { isDuplicateInBatch, isWrongLastSequence } from '../../src/infra/nats/conflicts.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
@@ -11,6 +11,7 @@ const servers = await startServers(t)
 const infra = await connectTestInfra(t, servers)
 await infra.jsm.streams.add({ name: 'PROBE', subjects: ['probe.>'], allow_atomic: true, duplicate_window: 120_000_000_000 })
 await infra.jsm.streams.add({ name: 'PLAIN', subjects: ['plain.>'] })
+await infra.jsm.streams.add({ name: 'CROWDED', subjects: ['crowded.>'], allow_atomic: true })
 
 const withHeaders = (entries: Record<string, string>): MsgHdrs => {
   const h = headers()
@@ -57,3 +58,43 @@ t.test('a stream that does not allow atomic batches refuses the first message', 
   await t.rejects(publishAtomically(infra.nc, messages, 5000), { code: 10174 })
   t.equal((await infra.jsm.streams.info('PLAIN')).state.messages, 0)
 })
+
+t.test('a guard on a later message of the batch is checked too: a batch over two aggregates is refused whole when the second one moved', async (t) => {
+  const [first, second] = [randomUUID(), randomUUID()]
+  const twoAggregates = (expectedSecond: number) => [...batchOf(first, [randomUUID()], 0), ...batchOf(second, [randomUUID(), randomUUID()], expectedSecond)]
+  await publishAtomically(infra.nc, batchOf(second, [randomUUID()], 0), 5000)
+  const err = await publishAtomically(infra.nc, twoAggregates(0), 5000).catch((e: unknown) => e)
+  t.ok(isWrongLastSequence(err), String(err))
+  t.same([Object.keys(await stored(first)).length, Object.keys(await stored(second)).length], [0, 1], 'nothing of the batch')
+
+  const secondAt = (await infra.jsm.streams.getMessage('PROBE', { last_by_subj: `probe.${second}.E0` }))?.seq ?? -1
+  const ack = await publishAtomically(infra.nc, twoAggregates(secondAt), 5000)
+  t.equal(ack.count, 3, 'with both guards holding, the whole batch is stored')
+})
+
+t.test(`nats-server holds ${SERVER_BATCHES_PER_STREAM} open batches per stream and refuses the first message of the next as incomplete`, async (t) => {
+  // Given: as many batches opened (first message sent, no commit) as the server holds; they are abandoned after 10 s
+  const opened = await Promise.all(Array.from({ length: SERVER_BATCHES_PER_STREAM }, () => openBatch()))
+  t.same(
+    opened.filter((reply) => reply !== ''),
+    [],
+    'every one is accepted',
+  )
+  // When
+  const refused = await openBatch()
+  // Then
+  t.match(JSON.parse(refused), { error: { code: 400, err_code: 10176, description: 'atomic publish batch is incomplete' } })
+  const err = await publishAtomically(
+    infra.nc,
+    [0, 1].map((i) => ({ subject: `crowded.${i}`, payload: 'x', headers: headers() })),
+    5000,
+  ).catch((e: unknown) => e)
+  t.ok(isBatchIncomplete(err), `a whole batch is refused the same way: ${String(err)}`)
+  t.equal((await infra.jsm.streams.info('CROWDED')).state.messages, 0, 'nothing is stored')
+})
+
+/** Sends only the first message of a new batch on CROWDED; the server's answer ('' when it opened it). */
+async function openBatch(): Promise<string> {
+  const reply = await infra.nc.request('crowded.x', 'x', { headers: withHeaders({ 'Nats-Batch-Id': randomUUID(), 'Nats-Batch-Sequence': '1' }), timeout: 5000 })
+  return reply.string()
+}

@@ -11,6 +11,7 @@ const defaults: Config = {
   MCP_ALLOWED_ORIGINS: '',
   NATS_STREAM_REPLICAS: 1,
   NATS_TIMEOUT_MS: 800,
+  NATS_BATCHES_PER_STREAM: 16,
   MONGODB_TIMEOUT_MS: 1500,
   DEFAULT_MONTHLY_BUDGET_USD: 100,
   AUTH_CACHE_TTL_MS: 2000,
@@ -94,6 +95,8 @@ t.test('each bad value is a ConfigError naming its variable', async (t) => {
     ['MONGODB_URL', 'postgres://x'],
     ['AUTH_CACHE_TTL_MS', '6000'],
     ['NATS_STREAM_REPLICAS', '0'],
+    ['NATS_BATCHES_PER_STREAM', '0'],
+    ['NATS_BATCHES_PER_STREAM', '1001'],
     ['DEFAULT_MONTHLY_BUDGET_USD', '-5'],
     ['PUBLIC_BASE_URL', 'not a uri'],
   ]

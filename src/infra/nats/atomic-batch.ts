@@ -19,6 +19,26 @@ export interface BatchAck {
 export const MAX_BATCH_MESSAGES = 1000
 
 /**
+ * nats-server 2.12's default number of atomic batches open at once on one stream, all clients
+ * together (`jetstream { limits { batch { max_inflight_per_stream } } }`): the next batch's first
+ * message is refused as incomplete (10176). Pinned by test/integration/atomic-batch.test.ts.
+ */
+export const SERVER_BATCHES_PER_STREAM = 50
+
+const BATCH_INCOMPLETE = 10176
+
+/**
+ * 10176 "atomic publish batch is incomplete": too many batches open on the stream (or on the
+ * server), a message of the batch missing, or the batch abandoned after 10 s. Whichever, the
+ * server has dropped the batch before applying any of it (nats-server 2.12.15 stream.go: every
+ * such answer comes before the commit is applied or proposed): nothing of it is stored, and the
+ * same messages may be sent again as a new batch.
+ */
+export function isBatchIncomplete(err: unknown): boolean {
+  return err instanceof JetStreamApiError && err.code === BATCH_INCOMPLETE
+}
+
+/**
  * JetStream atomic batch publish (nats-server 2.12+, stream `allow_atomic`, ADR 0026): the
  * messages are stored all or none. The first message is a request (the server answers it
  * empty, or with the error that ends the batch: atomic publish disabled, too many batches in
@@ -26,10 +46,12 @@ export const MAX_BATCH_MESSAGES = 1000
  * the PubAck. Expected-sequence headers anywhere in the batch are checked at the commit, under
  * the stream's lock, against the stream as it was before the batch. A batch whose commit never
  * arrives (a cut connection) is abandoned by the server after 10 s of silence: nothing of it is
- * stored. Errors are thrown as JetStreamApiError, with the server's code.
+ * stored. Errors are thrown as JetStreamApiError, with the server's code. `timeoutMs` bounds the
+ * whole batch: the commit gets what the first request left of it. Each call is a new batch.
  */
 export async function publishAtomically(nc: NatsConnection, messages: readonly BatchMessage[], timeoutMs: number): Promise<BatchAck> {
   if (messages.length === 0 || messages.length > MAX_BATCH_MESSAGES) throw new RangeError(`an atomic batch holds 1 to ${MAX_BATCH_MESSAGES} messages, not ${messages.length}`)
+  const deadline = Date.now() + timeoutMs
   const batchId = randomUUID()
   const last = messages.length - 1
   for (const [index, message] of messages.entries()) {
@@ -38,7 +60,7 @@ export async function publishAtomically(nc: NatsConnection, messages: readonly B
     headers.set('Nats-Batch-Sequence', String(index + 1))
     if (index === last) headers.set('Nats-Batch-Commit', '1')
     if (index === 0 || index === last) {
-      const reply = parseReply(await nc.request(message.subject, message.payload, { headers, timeout: timeoutMs }))
+      const reply = parseReply(await nc.request(message.subject, message.payload, { headers, timeout: Math.max(1, deadline - Date.now()) }))
       if (index === last) return checkedAck(reply, messages.length)
       // A server without atomic batches (before 2.12) stores and acknowledges each message.
       if (reply.seq !== undefined) throw new Error(`the server stored the first message of an atomic batch alone (seq ${reply.seq}): it does not do atomic batches`)

@@ -5,15 +5,22 @@ import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMeta
 import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 import { FreshReads } from '../fresh-reads.js'
 import { LogReader, type Read } from './log-reader.js'
-import { accountSubjects, aggregateSubjects, eventSubject, streamOf } from './subjects.js'
+import { accountSubjects, aggregateSubjects, eventSubject, streamOf, type StreamName } from './subjects.js'
 import { isDuplicateInBatch, isWrongLastSequence } from './conflicts.js'
-import { publishAtomically } from './atomic-batch.js'
+import { BatchPublisher } from './batch-publisher.js'
 import { inSpan, SpanKind, traceHeaders } from '../tracing/spans.js'
 
 export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 
 /** nats.js' own default for a JetStream request. */
 const DEFAULT_TIMEOUT_MS = 5000
+/** Atomic batches of this process open at once on one stream, unless told (ADR 0034). */
+export const DEFAULT_BATCHES_PER_STREAM = 16
+
+export interface EventStoreOptions {
+  /** At most this many atomic batches of this process open on one stream at once (NATS_BATCHES_PER_STREAM). */
+  readonly batchesPerStream: number
+}
 /** Where readers have always imported it from. */
 export { decodeEvent } from './decode.js'
 
@@ -55,14 +62,17 @@ export class EventStore {
   private readonly reads = new FreshReads<string, Read>()
   private readonly heads = new FreshReads<string, number>()
   private readonly timeoutMs: number
+  private readonly batches: BatchPublisher
 
   constructor(
-    private readonly nc: NatsConnection,
+    nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
+    options: EventStoreOptions = { batchesPerStream: DEFAULT_BATCHES_PER_STREAM },
   ) {
     this.reader = new LogReader(jsm)
     this.timeoutMs = js.getOptions().timeout ?? DEFAULT_TIMEOUT_MS
+    this.batches = new BatchPublisher(nc, options.batchesPerStream)
   }
 
   /** The aggregate's state from its events; never "absent" for one the log holds (see LogReader). */
@@ -89,25 +99,32 @@ export class EventStore {
     drafts: readonly Event[],
     options: AppendOptions,
   ): Promise<Recorded<Event>[]> {
-    const guard: Guard = { expected: options.expectedVersion, subjects: aggregateSubjects(aggregate.category, key.accountId, key.aggregateId) }
-    const events = drafts.map((draft) => ({
-      subject: eventSubject(aggregate.category, key.accountId, key.aggregateId, draft.type),
-      envelope: {
-        id: randomUUID(),
-        type: draft.type,
-        version: aggregate.versions[draft.type as Event['type']],
-        occurredAt: options.now.toISOString(),
-        accountId: key.accountId,
-        aggregateId: key.aggregateId,
-        data: draft.data,
-        metadata: options.metadata,
-      } satisfies EventEnvelope,
+    const [appended = []] = await this.appendTogether(aggregate, [{ key, drafts, expectedVersion: options.expectedVersion }], options)
+    return appended
+  }
+
+  /**
+   * One decision over several aggregates of a category (one stream), all or none: one atomic
+   * batch carrying a guard per aggregate, each checked at the commit (ADR 0034). Returns each
+   * part's recorded events, in the order of `parts`. A part without drafts adds no guard.
+   */
+  async appendTogether<State, Event extends EventDraft>(
+    aggregate: Aggregate<State, Event>,
+    parts: readonly AppendPart<Event>[],
+    options: Omit<AppendOptions, 'expectedVersion'>,
+  ): Promise<Recorded<Event>[][]> {
+    const ids = new Set(parts.map((part) => part.key.aggregateId))
+    if (ids.size !== parts.length) throw new RangeError('one decision appends to each aggregate once')
+    const planned = parts.map((part) => ({
+      guard: { expected: part.expectedVersion, subjects: aggregateSubjects(aggregate.category, part.key.accountId, part.key.aggregateId) },
+      events: part.drafts.map((draft) => toEnvelope(aggregate, part.key, draft, options)),
     }))
-    const [single] = events
-    if (single === undefined) return []
-    const lastSeq = events.length === 1 ? await this.publish(single.subject, single.envelope, guard) : await this.publishBatch(events, guard)
-    const firstSeq = lastSeq - events.length + 1
-    return events.map(({ subject, envelope }, i) => ({ ...envelope, seq: firstSeq + i, subject }) as unknown as Recorded<Event>)
+    const all = planned.flatMap(({ guard, events }) => events.map((event, i) => ({ ...event, guard: i === 0 ? guard : null })))
+    const [single] = all
+    if (single === undefined) return parts.map(() => [])
+    const lastSeq = all.length === 1 && single.guard ? await this.publish(single.subject, single.envelope, single.guard) : await this.publishBatch(streamOf(aggregate.category), all)
+    let seq = lastSeq - all.length
+    return planned.map(({ events }) => events.map(({ subject, envelope }) => ({ ...envelope, seq: ++seq, subject }) as unknown as Recorded<Event>))
   }
 
   /**
@@ -153,35 +170,72 @@ export class EventStore {
         span.setAttribute('mats.stream.sequence', ack.seq)
         return ack.seq
       } catch (err) {
-        throw appendError(err, guard, subject)
+        throw appendError(err, subject)
       }
     })
   }
 
   /**
-   * Several events as one atomic batch: the guard rides on the first message and is checked
-   * at the commit against the log as it was before the batch; returns the last one's sequence.
+   * Several events as one atomic batch: each aggregate's guard rides on its first message and
+   * is checked at the commit against the log as it was before the batch; returns the last
+   * one's sequence.
    */
-  private publishBatch(events: readonly { subject: string; envelope: EventEnvelope }[], guard: Guard): Promise<number> {
-    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': guard.subjects, 'messaging.batch.message_count': events.length }
+  private publishBatch(stream: StreamName, events: readonly Planned[]): Promise<number> {
+    const guarded = events.flatMap(({ guard }) => (guard ? [guard.subjects] : []))
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': guarded.join(' '), 'messaging.batch.message_count': events.length }
     return inSpan(`append ${events.length} events`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
-      const messages = events.map(({ subject, envelope }, i) => {
+      const messages = events.map(({ subject, envelope, guard }) => {
         const headers = traceHeaders() ?? natsHeaders()
         headers.set('Nats-Msg-Id', envelope.id)
-        if (i === 0) {
+        if (guard) {
           headers.set('Nats-Expected-Last-Subject-Sequence', String(guard.expected))
           headers.set('Nats-Expected-Last-Subject-Sequence-Subject', guard.subjects)
         }
         return { subject, payload: JSON.stringify(envelope), headers }
       })
       try {
-        const ack = await publishAtomically(this.nc, messages, this.timeoutMs)
+        const ack = await this.batches.publish(stream, messages, this.timeoutMs)
         span.setAttribute('mats.stream.sequence', ack.seq)
         return ack.seq
       } catch (err) {
-        throw appendError(err, guard, guard.subjects)
+        throw appendError(err, guarded.join(', '))
       }
     })
+  }
+}
+
+export interface AppendPart<Event extends EventDraft> {
+  readonly key: AggregateKey & { accountId: string }
+  readonly drafts: readonly Event[]
+  /** The last sequence on this aggregate's subjects that the decision saw (0: none). */
+  readonly expectedVersion: number
+}
+
+/** An event ready to publish; `guard` on the first event of each aggregate. */
+interface Planned {
+  readonly subject: string
+  readonly envelope: EventEnvelope
+  readonly guard: Guard | null
+}
+
+function toEnvelope<State, Event extends EventDraft>(
+  aggregate: Aggregate<State, Event>,
+  key: AggregateKey & { accountId: string },
+  draft: Event,
+  options: Omit<AppendOptions, 'expectedVersion'>,
+): { subject: string; envelope: EventEnvelope } {
+  return {
+    subject: eventSubject(aggregate.category, key.accountId, key.aggregateId, draft.type),
+    envelope: {
+      id: randomUUID(),
+      type: draft.type,
+      version: aggregate.versions[draft.type as Event['type']],
+      occurredAt: options.now.toISOString(),
+      accountId: key.accountId,
+      aggregateId: key.aggregateId,
+      data: draft.data,
+      metadata: options.metadata,
+    } satisfies EventEnvelope,
   }
 }
 
@@ -192,7 +246,7 @@ interface Guard {
   readonly subjects: string
 }
 
-function appendError(err: unknown, guard: Guard, subject: string): Error {
-  if (isWrongLastSequence(err) || isDuplicateInBatch(err)) return new ConcurrencyError(`${guard.subjects} moved past sequence ${guard.expected}`, { cause: err })
-  return new EventStoreUnavailableError(`could not append to ${subject}`, { cause: err })
+function appendError(err: unknown, subjects: string): Error {
+  if (isWrongLastSequence(err) || isDuplicateInBatch(err)) return new ConcurrencyError(`${subjects} moved past the version the decision saw`, { cause: err })
+  return new EventStoreUnavailableError(`could not append to ${subjects}`, { cause: err })
 }

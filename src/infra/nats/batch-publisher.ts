@@ -1,0 +1,50 @@
+import type { NatsConnection } from '@nats-io/transport-node'
+import { isBatchIncomplete, publishAtomically, type BatchAck, type BatchMessage } from './atomic-batch.js'
+import { BatchSlots } from './batch-slots.js'
+
+/** The longest pause between two tries of a batch the server refused for lack of room. */
+const MAX_PAUSE_MS = 50
+
+/**
+ * Atomic batches within one deadline (ADR 0034): at most `batchesPerStream` of this process open
+ * on a stream at once (BatchSlots), and a batch the server refuses as incomplete (10176: the
+ * stream's or the server's open batches are at their limit, other processes' included) sent
+ * again as a new batch until the deadline. Sending it again is safe: the server dropped the
+ * refused batch whole, so the same `Nats-Msg-Id`s are not in its duplicate window, and the
+ * expected-sequence guards are those the decision saw: should another writer have moved the
+ * aggregate meanwhile, the new batch fails as a conflict, as it would have the first time.
+ */
+export class BatchPublisher {
+  private readonly slots: BatchSlots
+
+  constructor(
+    private readonly nc: NatsConnection,
+    batchesPerStream: number,
+  ) {
+    this.slots = new BatchSlots(batchesPerStream)
+  }
+
+  /** Slots of this process taken on `stream` now. */
+  inFlight(stream: string): number {
+    return this.slots.taken(stream)
+  }
+
+  /** Stores `messages` on `stream` all or none within `timeoutMs`, waiting for a slot included. */
+  publish(stream: string, messages: readonly BatchMessage[], timeoutMs: number): Promise<BatchAck> {
+    const deadline = Date.now() + timeoutMs
+    return this.slots.hold(stream, deadline, () => this.untilStored(messages, deadline))
+  }
+
+  private async untilStored(messages: readonly BatchMessage[], deadline: number): Promise<BatchAck> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await publishAtomically(this.nc, messages, Math.max(1, deadline - Date.now()))
+      } catch (err) {
+        // Spread out: the batches refused together would otherwise come back together.
+        const pause = Math.random() * Math.min(MAX_PAUSE_MS, 5 * attempt)
+        if (!isBatchIncomplete(err) || Date.now() + pause >= deadline) throw err
+        await new Promise((resolve) => setTimeout(resolve, pause))
+      }
+    }
+  }
+}
