@@ -3,12 +3,13 @@ import { Session } from '../src/domain/sessions/session.js'
 import { Task } from '../src/domain/tasks/task.js'
 import { endedTaskDrafts } from '../test/helpers/mothers.js'
 import type { AppContext } from '../src/app-context.js'
-import { ConcurrencyError } from '../src/infra/nats/event-store.js'
+import { ConcurrencyError, EventStoreUnavailableError } from '../src/infra/nats/event-store.js'
 
 const RESULT = `# Plan\n\n${'A paragraph of the deliverable, as an agent writes it, with headings and lists. '.repeat(18)}\n`
-// Each seeded task is one atomic batch (its whole history): nats-server holds at most 50 batches in
-// flight per stream (ADR 0026), and past that a commit fails as "atomic publish batch is incomplete".
-const IN_FLIGHT = 32
+// Each seeded task is one atomic batch (its whole history): more at once than nats-server holds per
+// stream (50); the event store bounds and resends its own batches (ADR 0034).
+const IN_FLIGHT = 64
+const RESENDS = 5
 
 /**
  * Stores `count` ended tasks for `accountId` straight in the log (TaskCreated, TaskStarted,
@@ -25,20 +26,30 @@ export async function seedTasks(infra: AppContext, accountId: string, count: num
     { expectedVersion: 0, metadata, now: new Date() },
   )
   let next = 0
+  let resent = 0
   const one = async (i: number) => {
     const instruction = `Seeded brief number ${i}: plan the launch posts for the spring collection`
     const drafts = endedTaskDrafts(sessionId, instruction, {
       workerId: 'seed',
       completed: { result: RESULT, usage: { provider: 'offline', model: 'seed', inputTokens: 300, outputTokens: 400 }, costMicros: 190 },
     })
-    // A worker may claim the task between its TaskCreated and TaskStarted: it then runs it.
-    await infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() }).catch((err: unknown) => {
-      if (!(err instanceof ConcurrencyError)) throw err
-    })
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() })
+        return
+      } catch (err) {
+        // Stored by an attempt whose answer was lost: the guard (version 0) refuses it again.
+        if (err instanceof ConcurrencyError) return
+        // The store's queue for atomic batches outlasted NATS_TIMEOUT_MS: a client's 503, sent again as a client would.
+        if (!(err instanceof EventStoreUnavailableError) || attempt >= RESENDS) throw err
+        resent++
+      }
+    }
   }
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
       for (let i = next++; i < count; i = next++) await one(i)
     }),
   )
+  if (resent > 0) console.error(`seed: ${resent} of ${count} appends waited past NATS_TIMEOUT_MS for a batch slot and were sent again`)
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { createTask } from '../../src/commands/create-task/create-task.js'
+import { delegateTask } from '../../src/commands/delegate-task/delegate-task.js'
 import type { Issuer } from '../../src/commands/execute.js'
-import { recordDelegation } from '../../src/commands/record-delegation/record-delegation.js'
 import { recordProposedAction } from '../../src/commands/record-proposed-action/record-proposed-action.js'
 import { actionStatusFor, type ProposedAction } from '../../src/domain/actions/proposed-action.js'
 import type { AgentType } from '../../src/domain/agents/catalogue.js'
@@ -73,23 +72,10 @@ async function proposeAction(ctx: RunContext, { key, autonomy, issuer, signal }:
 async function delegate(ctx: RunContext, run: RunOf, appendToTask: Serial, brief: { agentType: AgentType; instruction: string }): Promise<DelegationOutcome> {
   const { key: parentKey, task: parent, issuer, signal } = run
   const childKey = { accountId: parentKey.accountId, taskId: randomUUID() }
-  await createTask(
-    ctx.infra,
-    parentKey.accountId,
-    {
-      taskId: childKey.taskId,
-      sessionId: parent.sessionId,
-      agentType: brief.agentType,
-      instruction: brief.instruction,
-      title: null,
-      priority: parent.priority,
-      taskType: 'delegated',
-      parentTaskId: parentKey.taskId,
-    },
-    issuer,
-  )
   const delegation = { childTaskId: childKey.taskId, agentType: brief.agentType, instruction: brief.instruction }
-  await appendToTask(() => recordDelegation(ctx.infra, parentKey, ctx.workerId, delegation, issuer))
+  const supervisor = { ...parentKey, sessionId: parent.sessionId, priority: parent.priority }
+  // The child's TaskCreated and the supervisor's TaskDelegated, stored together (ADR 0034).
+  await delegateTask(ctx.infra, supervisor, ctx.workerId, delegation, issuer, appendToTask)
   run.children.push(childKey.taskId)
   const ended = await runOrAwait(ctx, run.runChild, childKey, issuer, signal)
   const settled = { taskId: childKey.taskId, agentType: brief.agentType }

@@ -17,9 +17,9 @@ export interface SessionKey {
   readonly sessionId: string
 }
 
-/** A new session, as its own command appends it. */
-export async function aSession(infra: AppContext): Promise<SessionKey> {
-  const key = { accountId: randomUUID(), aggregateId: randomUUID() }
+/** A new session, as its own command appends it (of an account that need not exist, unless given). */
+export async function aSession(infra: AppContext, accountId: string = randomUUID()): Promise<SessionKey> {
+  const key = { accountId, aggregateId: randomUUID() }
   await execute(infra, Session, key, (s) => decideCreateSession(PROFILE, s), operator(), { isNew: true })
   return { ...key, sessionId: key.aggregateId }
 }

@@ -7,25 +7,23 @@ import type { AgentRunRequest, RunEffects } from '../../consumers/agents/provide
 import { actionStatusFor } from '../../src/domain/actions/proposed-action.js'
 import { findAgent, SPECIALIST_TYPES } from '../../src/domain/agents/catalogue.js'
 import { BudgetExhaustedError, ConflictError } from '../../src/domain/errors.js'
-import { decideRecordAction, decideRecordDelegation, Task, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
+import { decideDelegation, decideRecordAction, decideRecordDelegation, Task, type TaskCreated, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 import { parsePriceTable } from '../../src/llm-config.js'
 
 const given = (...events: TaskEvent[]): TaskState => events.reduce(Task.evolve, Task.initialState)
-const created: TaskEvent = {
-  type: 'TaskCreated',
-  data: {
-    sessionId: 's',
-    agentType: 'growth-marketer',
-    taskType: 'instruction',
-    instruction: 'Grow',
-    title: null,
-    priority: 'normal',
-    fingerprint: 'f',
-    parentTaskId: null,
-    billingMonth: '2026-11',
-    reservedMicros: 0,
-  },
+const createdData: TaskCreated['data'] = {
+  sessionId: 's',
+  agentType: 'growth-marketer',
+  taskType: 'instruction',
+  instruction: 'Grow',
+  title: null,
+  priority: 'normal',
+  fingerprint: 'f',
+  parentTaskId: null,
+  billingMonth: '2026-11',
+  reservedMicros: 0,
 }
+const created: TaskEvent = { type: 'TaskCreated', data: createdData }
 const started: TaskEvent = { type: 'TaskStarted', data: { workerId: 'w1' } }
 const action = { actionId: 'a1', platform: 'linkedin', action: 'publish post', summary: 'Launch post', content: null, status: 'pending_approval' as const, note: null }
 
@@ -46,6 +44,20 @@ t.test('only the worker running a task records its actions and delegations, each
   const delegated = given(created, started, { type: 'TaskDelegated', data: delegation })
   t.same(delegated.status === 'running' && delegated.delegatedTaskIds, ['c1'], 'the running task remembers its children')
   t.same(decideRecordDelegation({ workerId: 'w1', delegation }, delegated), [])
+})
+
+t.test('a delegation is one decision over two tasks: the child created and the supervisor naming it, or nothing once both are stored', async (t) => {
+  const delegation = { childTaskId: 'c1', agentType: 'seo' as const, instruction: 'Audit' }
+  const child: TaskCreated['data'] = { ...createdData, agentType: 'seo', taskType: 'delegated', parentTaskId: 'p1' }
+  const command = { workerId: 'w1', child, delegation }
+  t.same(decideDelegation(command, { parent: given(created, started), child: Task.initialState }), {
+    parent: [{ type: 'TaskDelegated', data: delegation }],
+    child: [{ type: 'TaskCreated', data: child }],
+  })
+  const both = { parent: given(created, started, { type: 'TaskDelegated', data: delegation }), child: given({ type: 'TaskCreated', data: child }) }
+  t.same(decideDelegation(command, both), { parent: [], child: [] }, 'asked again after both were stored')
+  t.throws(() => decideDelegation(command, { parent: given(created), child: Task.initialState }), ConflictError, 'only a running supervisor delegates')
+  t.throws(() => decideDelegation(command, { parent: given(created, started), child: given({ type: 'TaskCreated', data: child }) }), ConflictError, 'a child id is new')
 })
 
 const request = (agentType: 'growth-marketer' | 'seo', facts: string[] = [], company = true): AgentRunRequest => ({

@@ -2,7 +2,7 @@ import type { AgentType } from '../../domain/agents/catalogue.js'
 import { ConflictError } from '../../domain/errors.js'
 import { usdToMicros } from '../../domain/money.js'
 import { billingMonth, taskFingerprint } from '../../domain/tasks/identity.js'
-import { decideCreateTask, Task, type Priority, type TaskEvent, type TaskState, type TaskType } from '../../domain/tasks/task.js'
+import { decideCreateTask, Task, type Priority, type TaskCreated, type TaskEvent, type TaskState, type TaskType } from '../../domain/tasks/task.js'
 import type { CommandContext } from '../context.js'
 import { EventStoreUnavailableError } from '../../infra/nats/event-store.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
@@ -33,7 +33,20 @@ export interface CreateTask {
  * Nothing here reads a read model: the log, its KV buckets and this process's view of spend
  * decide, so a POST never waits for the projector.
  */
-export async function createTask(infra: CreateTaskContext, accountId: string, input: CreateTask, issuer: Issuer): Promise<Executed<TaskState, TaskEvent>> {
+export function createTask(infra: CreateTaskContext, accountId: string, input: CreateTask, issuer: Issuer): Promise<Executed<TaskState, TaskEvent>> {
+  return createChecked(infra, accountId, input, (created) => execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true }))
+}
+
+/**
+ * A task's creation: the checks, then `append`, which stores its TaskCreated (alone, or in a
+ * decision of several aggregates, as a delegation does) and returns the task as executed.
+ */
+export async function createChecked(
+  infra: CreateTaskContext,
+  accountId: string,
+  input: CreateTask,
+  append: (created: TaskCreated['data']) => Promise<Executed<TaskState, TaskEvent>>,
+): Promise<Executed<TaskState, TaskEvent>> {
   infra.link.assertUp()
   const appendBy = Date.now() + answerWithinMs(infra) - infra.config.NATS_TIMEOUT_MS
   const now = infra.clock()
@@ -55,7 +68,7 @@ export async function createTask(infra: CreateTaskContext, accountId: string, in
   }
   try {
     appendInTime(appendBy)
-    const created = {
+    const created: TaskCreated['data'] = {
       sessionId: input.sessionId,
       agentType: input.agentType,
       taskType: input.taskType ?? 'instruction',
@@ -67,7 +80,7 @@ export async function createTask(infra: CreateTaskContext, accountId: string, in
       billingMonth: billingMonth(now),
       reservedMicros,
     }
-    const executed = await execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true })
+    const executed = await append(created)
     if (executed.state.status === 'absent') throw new Error('task creation appended no TaskCreated')
     infra.metrics.taskCreated(input.agentType)
     return executed
@@ -113,7 +126,8 @@ const CREATION_GRACE_MS = 30_000
 async function acquireIdentity(infra: CommandContext, accountId: string, lock: string, taskId: string): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const result = await infra.pendingTasks.acquire(lock, taskId)
-    if (result.acquired) return
+    // The same task asked again (its first append's answer was lost): the entry is its own.
+    if (result.acquired || result.holder === taskId) return
     const holder = await infra.events.load(Task, { accountId, aggregateId: result.holder })
     const beingCreated = holder.state.status === 'absent' && infra.clock().getTime() - result.since.getTime() < CREATION_GRACE_MS
     if (holder.state.status === 'pending' || beingCreated) {

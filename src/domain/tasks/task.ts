@@ -146,3 +146,17 @@ export function decideRecordDelegation(command: { workerId: string; delegation: 
   if (requireRunningBy(command.workerId, state).delegatedTaskIds.includes(command.delegation.childTaskId)) return []
   return [{ type: 'TaskDelegated', data: command.delegation }]
 }
+
+/**
+ * A delegation is one decision over two tasks, stored together (ADR 0034): the child's
+ * TaskCreated and the running supervisor's TaskDelegated. Asked again once both are stored
+ * (an acknowledgement lost on the wire), it decides nothing.
+ */
+export function decideDelegation(
+  command: { workerId: string; child: Created; delegation: TaskDelegated['data'] },
+  states: { parent: TaskState; child: TaskState },
+): { parent: TaskEvent[]; child: TaskEvent[] } {
+  const parent = decideRecordDelegation(command, states.parent)
+  if (parent.length === 0) return { parent, child: [] }
+  return { parent, child: decideCreateTask(command.child, states.child) }
+}
