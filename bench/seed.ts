@@ -9,7 +9,7 @@ const RESULT = `# Plan\n\n${'A paragraph of the deliverable, as an agent writes 
 // Each seeded task is one atomic batch (its whole history): more at once than nats-server holds per
 // stream (50); the event store bounds and resends its own batches (ADR 0034).
 const IN_FLIGHT = 64
-const RESENDS = 5
+const RESENDS = 20
 
 /**
  * Stores `count` ended tasks for `accountId` straight in the log (TaskCreated, TaskStarted,
