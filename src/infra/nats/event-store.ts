@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto'
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node'
 import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
 import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 import { FreshReads } from '../fresh-reads.js'
 import { LogReader, type Read } from './log-reader.js'
-import { accountSubjects, aggregateSubjects, eventSubject, streamOf, type StreamName } from './subjects.js'
+import { accountSubjects, aggregateSubjects, streamOf, type StreamName } from './subjects.js'
 import { isDuplicateInBatch, isWrongLastSequence } from './conflicts.js'
 import { BatchPublisher } from './batch-publisher.js'
 import { inSpan, SpanKind, traceHeaders } from '../tracing/spans.js'
+import { toEnvelope } from './envelope.js'
 
 export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
 
@@ -216,27 +216,6 @@ interface Planned {
   readonly subject: string
   readonly envelope: EventEnvelope
   readonly guard: Guard | null
-}
-
-function toEnvelope<State, Event extends EventDraft>(
-  aggregate: Aggregate<State, Event>,
-  key: AggregateKey & { accountId: string },
-  draft: Event,
-  options: Omit<AppendOptions, 'expectedVersion'>,
-): { subject: string; envelope: EventEnvelope } {
-  return {
-    subject: eventSubject(aggregate.category, key.accountId, key.aggregateId, draft.type),
-    envelope: {
-      id: randomUUID(),
-      type: draft.type,
-      version: aggregate.versions[draft.type as Event['type']],
-      occurredAt: options.now.toISOString(),
-      accountId: key.accountId,
-      aggregateId: key.aggregateId,
-      data: draft.data,
-      metadata: options.metadata,
-    } satisfies EventEnvelope,
-  }
 }
 
 interface Guard {
