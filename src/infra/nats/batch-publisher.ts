@@ -6,10 +6,10 @@ import { BatchSlots } from './batch-slots.js'
 const MAX_PAUSE_MS = 50
 
 /**
- * Atomic batches within one deadline (ADR 0034): at most `batchesPerStream` of this process open
+ * Atomic batches within deadlines (ADR 0034): at most `batchesPerStream` of this process open
  * on a stream at once (BatchSlots), and a batch the server refuses as incomplete (10176: the
  * stream's or the server's open batches are at their limit, other processes' included) sent
- * again as a new batch until the deadline. Sending it again is safe: the server dropped the
+ * again as a new batch until its deadline. Sending it again is safe: the server dropped the
  * refused batch whole, so the same `Nats-Msg-Id`s are not in its duplicate window, and the
  * expected-sequence guards are those the decision saw: should another writer have moved the
  * aggregate meanwhile, the new batch fails as a conflict, as it would have the first time.
@@ -22,11 +22,6 @@ export class BatchPublisher {
     batchesPerStream: number,
   ) {
     this.slots = new BatchSlots(batchesPerStream)
-  }
-
-  /** Slots of this process taken on `stream` now. */
-  inFlight(stream: string): number {
-    return this.slots.taken(stream)
   }
 
   /**
