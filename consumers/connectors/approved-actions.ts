@@ -1,3 +1,4 @@
+import { provisioned } from '../../src/infra/nats/provisioning.js'
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { execute } from '../../src/commands/execute.js'
@@ -50,10 +51,11 @@ export class ApprovedActionExecutor {
       ack_wait: ACK_WAIT_MS * NANOS_PER_MS,
       max_deliver: -1,
     }
-    const existing = await this.infra.jsm.consumers.info(STREAM, ACTION_EXECUTOR_CONSUMER).catch(() => null)
+    const { js, jsm } = this.infra
+    const existing = await provisioned('look up the action executor consumer', () => jsm.consumers.info(STREAM, ACTION_EXECUTOR_CONSUMER)).catch(() => null)
     // Another worker process may create it at the same moment: theirs is the same.
-    if (!existing) await this.infra.jsm.consumers.add(STREAM, config).catch(() => undefined)
-    const consumer = await this.infra.js.consumers.get(STREAM, ACTION_EXECUTOR_CONSUMER)
+    if (!existing) await provisioned('create the action executor consumer', () => jsm.consumers.add(STREAM, config)).catch(() => undefined)
+    const consumer = await provisioned('bind the action executor consumer', () => js.consumers.get(STREAM, ACTION_EXECUTOR_CONSUMER))
     this.messages = await consumer.consume({ max_messages: 10 })
     this.loop = this.consumeAll(this.messages)
   }

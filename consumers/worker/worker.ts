@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import { hostname } from 'node:os'
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
+import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, JetStreamError, type Consumer, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { AppContext } from '../../src/app-context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
+import { provisioned } from '../../src/infra/nats/provisioning.js'
 import { HandlingFailures, verdictOn } from '../../src/infra/nats/failed-messages.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import type { AgentProvider } from '../agents/provider.js'
@@ -26,6 +27,8 @@ interface Held {
 const STREAM = streamOf('task')
 const NANOS_PER_MS = 1_000_000
 const FETCH_EXPIRES_MS = 1000
+/** After a failed fetch: long enough not to flood the log while NATS is away. */
+const FETCH_RETRY_MS = 1000
 const CLAIMER_MARGIN_MS = 100
 
 export interface WorkerOptions {
@@ -126,13 +129,19 @@ export class TaskWorker {
       max_deliver: -1,
       max_ack_pending: -1,
     }
-    const existing = await this.infra.jsm.consumers.info(STREAM, WORKER_CONSUMER).catch(() => null)
-    if (!existing) await this.infra.jsm.consumers.add(STREAM, config).catch(() => this.infra.jsm.consumers.update(STREAM, WORKER_CONSUMER, { ack_wait: config.ack_wait }))
-    else if (existing.config.ack_wait !== config.ack_wait) await this.infra.jsm.consumers.update(STREAM, WORKER_CONSUMER, { ack_wait: config.ack_wait })
+    const { jsm } = this.infra
+    const existing = await provisioned('look up the worker consumer', () => jsm.consumers.info(STREAM, WORKER_CONSUMER)).catch(() => null)
+    if (!existing) await provisioned('create the worker consumer', () => jsm.consumers.add(STREAM, config)).catch(() => jsm.consumers.update(STREAM, WORKER_CONSUMER, { ack_wait: config.ack_wait }))
+    else if (existing.config.ack_wait !== config.ack_wait) await provisioned('update the worker consumer', () => jsm.consumers.update(STREAM, WORKER_CONSUMER, { ack_wait: config.ack_wait }))
   }
 
+  /**
+   * Claims tasks until stopped. Never rejects: a failure (NATS busy or away, the consumer
+   * deleted by hand) is logged and retried with the consumer looked up, or made, again, so
+   * a worker that started keeps taking work once NATS answers.
+   */
   private async fetchLoop(): Promise<void> {
-    const consumer = await this.infra.js.consumers.get(STREAM, WORKER_CONSUMER)
+    let consumer: Consumer | null = null
     while (!this.stopping) {
       const room = this.options.lookahead - this.scheduler.size
       if (room <= 0) {
@@ -142,13 +151,25 @@ export class TaskWorker {
         continue
       }
       try {
+        consumer ??= await this.workerConsumer()
         this.fetching = await consumer.fetch({ max_messages: room, expires: FETCH_EXPIRES_MS })
         for await (const msg of this.fetching) this.enqueue(msg)
       } catch (err) {
         if (this.stopping) break
         this.log.error({ err }, 'fetching tasks failed; retrying')
-        await new Promise((r) => setTimeout(r, FETCH_EXPIRES_MS))
+        if (isConsumerGone(err)) consumer = null
+        await new Promise((r) => setTimeout(r, FETCH_RETRY_MS))
       }
+    }
+  }
+
+  private async workerConsumer(): Promise<Consumer> {
+    try {
+      return await this.infra.js.consumers.get(STREAM, WORKER_CONSUMER)
+    } catch (err) {
+      if (!isConsumerGone(err)) throw err
+      await this.ensureConsumer()
+      return this.infra.js.consumers.get(STREAM, WORKER_CONSUMER)
     }
   }
 
@@ -279,4 +300,11 @@ function tracedRun(msg: JsMsg, ref: TaskRef, run: () => Promise<void>): Promise<
   const { agentType, taskType } = ref.created.data
   const attributes = { 'messaging.system': 'nats', 'mats.task.id': ref.taskId, 'mats.agent.type': agentType, 'mats.task.type': taskType, 'mats.redelivered': ref.redelivered }
   return inSpan(`run ${agentType}`, { kind: SpanKind.CONSUMER, attributes }, run, contextOf(msg.headers))
+}
+
+/** The worker consumer was deleted (by hand, say): looked up again, it is made anew. */
+function isConsumerGone(err: unknown): boolean {
+  if (err instanceof JetStreamApiError) return err.code === JetStreamApiCodes.ConsumerNotFound
+  // A pull waiting when it went is ended with the status 409 "consumer deleted".
+  return err instanceof JetStreamError && err.message === 'consumer deleted'
 }

@@ -1,4 +1,5 @@
 import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
+import { provisioned } from './provisioning.js'
 import { STREAMS, STREAM_NAMES } from './subjects.js'
 
 const SECOND_NS = 1_000_000_000
@@ -40,12 +41,12 @@ function configFor(name: keyof typeof STREAMS, options: StreamOptions): Partial<
 export async function ensureStreams(jsm: JetStreamManager, options: StreamOptions): Promise<void> {
   for (const name of STREAM_NAMES) {
     try {
-      const { config } = await jsm.streams.info(name)
+      const { config } = await provisioned(`look up stream ${name}`, () => jsm.streams.info(name))
       requireAtomicBatches(await updateWhatTheCodeOwns(jsm, name, config))
     } catch (err) {
       if (!isStreamNotFound(err)) throw err
       try {
-        requireAtomicBatches((await jsm.streams.add(configFor(name, options))).config)
+        requireAtomicBatches((await provisioned(`create stream ${name}`, () => jsm.streams.add(configFor(name, options)))).config)
       } catch (addErr) {
         // Another process created it between our info and add.
         if (!isStreamNameInUse(addErr)) throw addErr
@@ -73,7 +74,7 @@ async function updateWhatTheCodeOwns(jsm: JetStreamManager, name: keyof typeof S
   const present = config.subjects ?? []
   const missing = STREAMS[name].subjects.filter((subject) => !present.includes(subject))
   if (missing.length === 0 && config.allow_atomic === true) return config
-  return (await jsm.streams.update(name, { subjects: [...present, ...missing], allow_atomic: true })).config
+  return (await provisioned(`update stream ${name}`, () => jsm.streams.update(name, { subjects: [...present, ...missing], allow_atomic: true }))).config
 }
 
 const STREAM_NAME_IN_USE = 10058

@@ -1,0 +1,47 @@
+import { errors as nats } from '@nats-io/transport-node'
+
+/**
+ * How long a start may wait for NATS to create or look up one stream, bucket or consumer.
+ * Generous on purpose: a start serves no client yet, and every process of a deployment
+ * provisions at once (startup-race.test.ts starts eight in one process on a busy machine).
+ */
+export const PROVISION_DEADLINE_MS = 60_000
+const FIRST_PAUSE_MS = 50
+const LONGEST_PAUSE_MS = 2_000
+
+/** NATS did not answer a provisioning request before the start's deadline. */
+export class ProvisioningTimeoutError extends Error {
+  override readonly name = 'ProvisioningTimeoutError'
+}
+
+export interface ProvisionOptions {
+  readonly deadlineMs?: number
+  /** Told of each request that timed out and is about to be asked again (a log line). */
+  readonly onRetry?: (what: string, attempt: number) => void
+}
+
+/**
+ * Runs `request` (the creation or lookup of a stream, a KV bucket or a consumer) until it
+ * answers. Each request times out after NATS_TIMEOUT_MS, which is sized for answering
+ * clients (invariant 11), not for a server busy creating the streams of several processes
+ * starting at once: it goes on and creates what was asked after the client stopped
+ * waiting. Creating these is idempotent (the same config is accepted twice), so a request
+ * that timed out is simply asked again, with a short pause, until the deadline. Any other
+ * error is the caller's to handle.
+ */
+export async function provisioned<T>(what: string, request: () => Promise<T>, options: ProvisionOptions = {}): Promise<T> {
+  const deadline = Date.now() + (options.deadlineMs ?? PROVISION_DEADLINE_MS)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request()
+    } catch (err) {
+      if (!(err instanceof nats.TimeoutError)) throw err
+      const pause = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (attempt - 1))
+      if (Date.now() + pause >= deadline) {
+        throw new ProvisioningTimeoutError(`NATS did not answer in time to ${what} (asked ${attempt} times over ${options.deadlineMs ?? PROVISION_DEADLINE_MS} ms)`, { cause: err })
+      }
+      options.onRetry?.(what, attempt)
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+import t from 'tap'
+import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
+import { provisioned, ProvisioningTimeoutError } from '../../src/infra/nats/provisioning.js'
+import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService } from '../helpers/service.js'
+import { startTcpProxy } from '../helpers/tcp-proxy.js'
+import { until } from '../helpers/wait.js'
+
+/** Far below NATS_TIMEOUT_MS's default: the held request times out at once. */
+const REQUEST_TIMEOUT_MS = 300
+
+const aStream = (name: string) => ({ name, subjects: [`${name.toLowerCase()}.>`] })
+
+t.test('given a server that answers a stream creation only after the request timed out, when it is provisioned, then it is asked again and the stream exists', async (t) => {
+  const servers = await startServers(t)
+  const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
+  const nc = await connect({ servers: `127.0.0.1:${proxy.port}` })
+  t.teardown(() => nc.close())
+  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+  const retries: number[] = []
+
+  const held = proxy.holdFrom('$JS.API.STREAM.CREATE.SLOW')
+  const creation = provisioned('create stream SLOW', () => jsm.streams.add(aStream('SLOW')), { onRetry: (_, attempt) => retries.push(attempt) })
+  await held
+  await until('the held request to time out and be asked again', () => retries.length > 0)
+  proxy.release()
+
+  const info = await creation
+  t.equal(info.config.name, 'SLOW', 'the creation answered once the server did')
+  t.ok(retries.length >= 1, `asked again after a timeout (${retries.length} retries)`)
+  t.equal((await jsm.streams.info('SLOW')).config.name, 'SLOW', 'the stream exists')
+})
+
+t.test('given a server that never answers, when something is provisioned, then it fails after the deadline with an error naming what', async (t) => {
+  const servers = await startServers(t)
+  const proxy = await startTcpProxy(t, Number(new URL(servers.natsUrl).port))
+  const nc = await connect({ servers: `127.0.0.1:${proxy.port}` })
+  t.teardown(() => nc.close())
+  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+
+  void proxy.holdFrom('$JS.API.STREAM.CREATE.NEVER')
+  const failure = await provisioned('create stream NEVER', () => jsm.streams.add(aStream('NEVER')), { deadlineMs: 1_500 }).catch((err: unknown) => err)
+
+  t.type(failure, ProvisioningTimeoutError)
+  t.match(String(failure), /NATS did not answer in time to create stream NEVER \(asked \d+ times over 1500 ms\)/)
+  proxy.release()
+})
+
+t.test('given a provisioning request refused for another reason, then it fails at once without asking again', async (t) => {
+  const servers = await startServers(t)
+  const nc = await connect({ servers: servers.natsUrl })
+  t.teardown(() => nc.close())
+  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+  let attempts = 0
+
+  const failure = await provisioned('look up stream MISSING', () => {
+    attempts++
+    return jsm.streams.info('MISSING')
+  }).catch((err: unknown) => err)
+
+  t.match(String(failure), /stream not found/)
+  t.equal(attempts, 1, 'a refusal is not a timeout: asked once')
+})
+
+t.test('given a running worker, when its consumer is deleted by hand, then it makes it again and goes on claiming tasks', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers)
+  const caller = await aCaller(service.infra, service.url)
+  const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+
+  await service.infra.jsm.consumers.delete('MATS_TASKS', WORKER_CONSUMER)
+  const posted = await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId: session.body.session.id, instruction: 'Draft three subject lines for the spring sale email' })
+
+  t.equal(posted.status, 201)
+  const ended = await until(
+    'the task posted after the deletion to complete',
+    async () => {
+      const res = await caller.api.get<{ task: { status: string } }>(`/v1/tasks/${posted.body.task.id}`)
+      return res.body.task.status === 'completed' ? res.body.task : undefined
+    },
+    60_000,
+    100,
+  )
+  t.equal(ended.status, 'completed')
+  t.equal((await service.infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).name, WORKER_CONSUMER, 'the consumer exists again')
+})
