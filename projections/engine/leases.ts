@@ -37,7 +37,8 @@ export class PartitionLeases {
 
   static async open(js: JetStreamClient, database: string, memberId: string, options: { replicas: number; ttlMs: number }): Promise<PartitionLeases> {
     const kv = await openBucket(js, BUCKET, { history: 1, replicas: options.replicas, ttl: options.ttlMs, storage: StorageType.Memory })
-    return new PartitionLeases(kv, await js.jetstreamManager(), database, memberId)
+    // Without the API check (a request): the bucket just opened says JetStream answers.
+    return new PartitionLeases(kv, await js.jetstreamManager(false), database, memberId)
   }
 
   /**
