@@ -12,7 +12,8 @@ COPY packages/client/package.json packages/client/package.json
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin bin
-COPY scripts/build.mjs scripts/build.mjs
+COPY scripts/build.mjs scripts/build-console.mjs scripts/
+COPY console console
 COPY src src
 COPY projections projections
 COPY consumers consumers

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 
 export const DIST_ENTRY = join('dist', 'src', 'cli', 'main.js')
 const STAMP = join('dist', '.built')
-const SOURCE_DIRS = ['src', 'projections', 'consumers']
+const SOURCE_DIRS = ['src', 'projections', 'consumers', 'console']
 const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json']
 
 /**
@@ -37,12 +37,15 @@ function newestSource(root) {
   return newest
 }
 
-/** Runs tsc (type-checked, as in CI) and stamps dist/ only if it succeeds. */
+/** Runs tsc (type-checked, as in CI), builds the console, and stamps dist/ only if both succeed. */
 export function buildDist(root) {
   rmSync(join(root, STAMP), { force: true })
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' })
   if (result.status !== 0) return false
+  // The web console (console/, bundled by esbuild into dist/console): served by the api role at /console.
+  const consoleBuild = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.mjs')], { cwd: root, stdio: 'inherit' })
+  if (consoleBuild.status !== 0) return false
   writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`)
   return true
 }

@@ -79,6 +79,12 @@ export const ConfigSchema = Type.Object({
   ),
   DEFAULT_MONTHLY_BUDGET_USD: Type.Number({ minimum: 0, default: 100 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 4000, default: 2000, description: 'How long an API process trusts a key lookup; bounds how late a revocation is seen' }),
+  CONSOLE_SESSION_IDLE_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 86_400_000,
+    default: 1_800_000,
+    description: 'A web console session unused for this long ends (the next request is refused and the console asks to sign in again); 30 minutes by default, 24 hours at most',
+  }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   RATE_LIMITS_ENABLED: Type.Boolean({ default: true, description: 'Turn the per-account limits off (benchmarks only)' }),
   RATE_LIMIT_TASKS_CREATE_PER_MIN: Type.Integer({ minimum: 1, default: 20, description: 'POST /v1/tasks (and run_agent_task) per account' }),

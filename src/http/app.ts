@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js'
 import mcp from '../mcp/plugin.js'
 import accountScope from './plugins/account-scope.js'
 import auth from './plugins/auth.js'
+import consoleApp from './plugins/console.js'
 import docs from './plugins/docs.js'
 import errors from './plugins/errors.js'
 import idempotency from './plugins/idempotency.js'
@@ -15,6 +16,7 @@ import streamLimit from './plugins/stream-limit.js'
 import tracing from './plugins/tracing.js'
 import actions from './routes/actions.js'
 import agents from './routes/agents.js'
+import consoleSession from './routes/console-session.js'
 import me from './routes/me.js'
 import sessions from './routes/sessions.js'
 import system from './routes/system.js'
@@ -42,6 +44,8 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
   await fastify.register(idempotency)
   await fastify.register(system)
   await fastify.register(mcp)
+  await fastify.register(consoleApp)
+  await fastify.register(consoleSession)
   // /v1: what an API key may do. The account scope's hooks authenticate every route in it and
   // spend the rate-limit group each route names in `config: { rateLimitGroup }`
   // (plugins/account-scope.ts). A new /v1 route goes in here; the public ones (the OpenAPI

@@ -53,9 +53,22 @@ export class ApiKeyAuthenticator {
    * throw to refuse it (the failed-authentication limit); keys it has found are not held up.
    */
   async authenticate(authorization: string | undefined, admitUnknownKey: () => void = () => undefined): Promise<Principal> {
-    const key = bearerToken(authorization)
+    return this.authenticateKey(bearerToken(authorization), admitUnknownKey)
+  }
+
+  /** The key itself, as pasted into the console's sign-in form. */
+  async authenticateKey(key: string, admitUnknownKey: () => void = () => undefined): Promise<Principal> {
+    if (!isWellFormedApiKey(key)) throw new UnauthorizedError('invalid API key')
     const hash = hashApiKey(key)
     if (!this.keys.has(hash)) admitUnknownKey()
+    return this.authenticateHash(hash)
+  }
+
+  /**
+   * A key known by its hash only (a console session keeps the hash, never the key): looked up
+   * through the same cache, so its revocation is seen within AUTH_CACHE_TTL_MS here too.
+   */
+  async authenticateHash(hash: string): Promise<Principal> {
     const doc = await this.lookup(hash)
     const now = this.clock()
     if (!doc || !hashesEqual(doc.keyHash, hash)) throw new UnauthorizedError('invalid API key')
@@ -136,6 +149,5 @@ function bearerToken(authorization: string | undefined): string {
   if (!authorization) throw new UnauthorizedError('missing Authorization header: send "Authorization: Bearer <API key>"')
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
   if (!match?.[1]) throw new UnauthorizedError('malformed Authorization header: expected "Bearer <API key>"')
-  if (!isWellFormedApiKey(match[1])) throw new UnauthorizedError('invalid API key')
   return match[1]
 }

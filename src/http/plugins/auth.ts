@@ -6,6 +6,14 @@ import { AuthFailures } from '../auth-failures.js'
 import { clientSubject } from '../client-address.js'
 import { ApiKeyAuthenticator, type Principal } from '../authenticator.js'
 import { isRecord } from '../../domain/is-record.js'
+import { ConsoleSessionStore } from '../../infra/nats/console-session-store.js'
+import { hasSessionCookie, sessionToken } from '../console/cookie.js'
+import { CsrfError } from '../console/csrf-error.js'
+import { isSameOrigin } from '../console/same-origin.js'
+import { ConsoleSessions, csrfMatches } from '../console/sessions.js'
+
+/** Methods that change nothing: a cookie-authenticated request with any other needs the CSRF token and a same-origin Origin. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * Decorates the app with the authenticator and every request with `principal`.
@@ -13,18 +21,36 @@ import { isRecord } from '../../domain/is-record.js'
  * parsed or validated: the account scope adds it for every /v1 route (account-scope.ts),
  * the MCP endpoint to its own route. Every 401 counts against the client address, an IPv6
  * one by its /64 (src/http/auth-failures.ts); needs the rate-limit plugin registered first.
+ * A request without `Authorization` may instead carry the web console's session cookie
+ * (src/http/console/, ADR 0037); its writes need the session's X-CSRF-Token and a same-origin Origin.
  */
 export default fp(
   async function auth(app: FastifyInstance) {
     const { readModels, config, clock, log, nc } = app.infra
     const authenticator = new ApiKeyAuthenticator(readModels, config.AUTH_CACHE_TTL_MS, clock, log)
     const failures = new AuthFailures(app.limiter, config.RATE_LIMIT_AUTH_FAILURES_PER_MIN)
+    const consoleSessions = new ConsoleSessions(await ConsoleSessionStore.open(app.infra.js, config.NATS_STREAM_REPLICAS), authenticator, config.CONSOLE_SESSION_IDLE_MS)
     app.decorate('authenticator', authenticator)
+    app.decorate('authFailures', failures)
+    app.decorate('consoleSessions', consoleSessions)
     app.decorateRequest('principal', null)
+
+    async function bySessionCookie(request: FastifyRequest) {
+      const { principal, record } = await consoleSessions.resolve(sessionToken(request))
+      if (!SAFE_METHODS.has(request.method)) {
+        if (!isSameOrigin(request, config.PUBLIC_BASE_URL)) throw new CsrfError('Origin: a console write must come from a page of this origin')
+        if (!csrfMatches(record, request.headers['x-csrf-token'])) throw new CsrfError("headers.x-csrf-token: missing or not this session's token")
+      }
+      return principal
+    }
+
     app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
       const address = clientSubject(request.ip)
       try {
-        request.principal = await authenticator.authenticate(request.headers.authorization, () => failures.assertAdmitted(address, reply))
+        request.principal =
+          request.headers.authorization === undefined && hasSessionCookie(request)
+            ? await bySessionCookie(request)
+            : await authenticator.authenticate(request.headers.authorization, () => failures.assertAdmitted(address, reply))
       } catch (err) {
         if (err instanceof UnauthorizedError) await failures.record(address, reply)
         throw err
@@ -56,6 +82,8 @@ function keyHashOf(envelopeJson: string): string | undefined {
 declare module 'fastify' {
   interface FastifyInstance {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+    authFailures: AuthFailures
+    consoleSessions: ConsoleSessions
   }
 }
 

@@ -4,6 +4,7 @@ import { BudgetExhaustedError, ConflictError, DomainError, InvalidInputError, No
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
 import { ERROR_CODES, errorBody, type ErrorCode, type ErrorStatusWithCode } from '../../contract/errors.js'
 import { describeValidation } from '../../contract/validation-messages.js'
+import { CsrfError } from '../console/csrf-error.js'
 
 // The wording is shared with the MCP tools; it lives with the contract.
 export { describeValidation }
@@ -36,6 +37,7 @@ export default fp(async function errors(app: FastifyInstance) {
       if (mapped[1] === 401) void reply.header('www-authenticate', 'Bearer')
       return reply.code(mapped[1]).send(errorBody(err.code, err.message, err.details))
     }
+    if (err instanceof CsrfError) return reply.code(403).send(errorBody('csrf_failed', err.message))
     if (isDependencyUnavailable(err)) {
       // Every request says so while NATS or MongoDB is away: one line each, without the stack (NatsLink and the driver log the outage itself).
       request.log.warn({ error: err.message }, 'dependency unavailable: answered 503')
