@@ -1,0 +1,86 @@
+import { useState } from 'preact/hooks'
+import { post } from '../api.js'
+import { navigate } from '../router.js'
+import type { Agent, Session, Task } from '../types.js'
+import { Problem } from '../ui/bits.js'
+import { useApi } from '../use-api.js'
+
+const PRIORITIES = ['normal', 'high', 'low'] as const
+
+/** Brief an agent: on success the new task's page opens. */
+export function NewTask(props: { query: URLSearchParams }) {
+  const agents = useApi<{ agents: Agent[] }>('/v1/agents')
+  const sessions = useApi<{ sessions: Session[] }>('/v1/sessions?limit=100')
+  const [agentType, setAgentType] = useState('growth-marketer')
+  const [sessionId, setSessionId] = useState(props.query.get('sessionId') ?? '')
+  const [instruction, setInstruction] = useState('')
+  const [priority, setPriority] = useState<(typeof PRIORITIES)[number]>('normal')
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const chosen = agents.data?.agents.find((agent) => agent.type === agentType)
+  const session = sessionId || sessions.data?.sessions[0]?.id || ''
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      const { task } = await post<{ task: Task }>('/v1/tasks', { sessionId: session, agentType, instruction, priority })
+      navigate(`/tasks/${task.id}`)
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <>
+      <h1>New task</h1>
+      <Problem error={agents.error ?? sessions.error} />
+      {sessions.data?.sessions.length === 0 && <p>Create a session first (Sessions): a task belongs to one.</p>}
+      <form class="stack" onSubmit={submit}>
+        <label>
+          Agent
+          <select value={agentType} onChange={(e) => setAgentType(e.currentTarget.value)} aria-describedby="agent-help">
+            {agents.data?.agents.map((agent) => (
+              <option key={agent.type} value={agent.type}>
+                {agent.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p id="agent-help" class="hint">
+          {chosen ? `${chosen.description} Subspecialties: ${chosen.subspecialties.join(', ')}.` : ''}
+        </p>
+        <label>
+          Session
+          <select value={session} onChange={(e) => setSessionId(e.currentTarget.value)} required>
+            {sessions.data?.sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.companyName ?? s.industry})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Instruction
+          <textarea rows={6} minLength={4} maxLength={4000} required value={instruction} onInput={(e) => setInstruction(e.currentTarget.value)} />
+        </label>
+        <label>
+          Priority
+          <select value={priority} onChange={(e) => setPriority(PRIORITIES.find((p) => p === e.currentTarget.value) ?? 'normal')}>
+            {PRIORITIES.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </label>
+        {error && <p role="alert">{error}</p>}
+        <button type="submit" disabled={busy || !session}>
+          Create task
+        </button>
+      </form>
+    </>
+  )
+}

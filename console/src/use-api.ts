@@ -1,0 +1,43 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { get } from './api.js'
+
+export interface Loaded<T> {
+  readonly data: T | undefined
+  readonly error: string | undefined
+  readonly reload: () => void
+}
+
+/** GET `path` now, again when it changes, and every `everyMs` when given (a list kept live by polling). */
+export function useApi<T>(path: string | null, everyMs?: number): Loaded<T> {
+  const [data, setData] = useState<T | undefined>(undefined)
+  const [error, setError] = useState<string | undefined>(undefined)
+  const [tick, setTick] = useState(0)
+  const latest = useRef(path)
+  latest.current = path
+  const reload = useCallback(() => setTick((n) => n + 1), [])
+
+  useEffect(() => {
+    if (path === null) return
+    let live = true
+    get<T>(path).then(
+      (value) => {
+        if (live && latest.current === path) {
+          setData(value)
+          setError(undefined)
+        }
+      },
+      (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
+    )
+    return () => {
+      live = false
+    }
+  }, [path, tick])
+
+  useEffect(() => {
+    if (!everyMs) return
+    const timer = setInterval(reload, everyMs)
+    return () => clearInterval(timer)
+  }, [everyMs, reload])
+
+  return { data, error, reload }
+}
