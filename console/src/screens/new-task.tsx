@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { post } from '../api.js'
 import { navigate } from '../router.js'
 import type { Agent, Session, Task } from '../types.js'
-import { Problem } from '../ui/bits.js'
+import { Field, Problem } from '../ui/bits.js'
 import { useApi } from '../use-api.js'
 
 const PRIORITIES = ['normal', 'high', 'low'] as const
@@ -39,43 +39,39 @@ export function NewTask(props: { query: URLSearchParams }) {
       <Problem error={agents.error ?? sessions.error} />
       {sessions.data?.sessions.length === 0 && <p>Create a session first (Sessions): a task belongs to one.</p>}
       <form class="stack" onSubmit={submit}>
-        <label>
-          Agent
-          <select value={agentType} onChange={(e) => setAgentType(e.currentTarget.value)} aria-describedby="agent-help">
+        <Field id="task-agent" label="Agent">
+          <select id="task-agent" value={agentType} onChange={(e) => setAgentType(e.currentTarget.value)} aria-describedby="agent-help">
             {agents.data?.agents.map((agent) => (
               <option key={agent.type} value={agent.type}>
                 {agent.name}
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <p id="agent-help" class="hint">
           {chosen ? `${chosen.description} Subspecialties: ${chosen.subspecialties.join(', ')}.` : ''}
         </p>
-        <label>
-          Session
-          <select value={session} onChange={(e) => setSessionId(e.currentTarget.value)} required>
+        <Field id="task-session" label="Session">
+          <select id="task-session" value={session} onChange={(e) => setSessionId(e.currentTarget.value)} required>
             {sessions.data?.sessions.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name} ({s.companyName ?? s.industry})
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Instruction
-          <textarea rows={6} minLength={4} maxLength={4000} required value={instruction} onInput={(e) => setInstruction(e.currentTarget.value)} />
-        </label>
-        <label>
-          Priority
-          <select value={priority} onChange={(e) => setPriority(PRIORITIES.find((p) => p === e.currentTarget.value) ?? 'normal')}>
+        </Field>
+        <Field id="task-instruction" label="Instruction">
+          <textarea id="task-instruction" rows={6} minLength={4} maxLength={4000} required value={instruction} onInput={(e) => setInstruction(e.currentTarget.value)} />
+        </Field>
+        <Field id="task-priority" label="Priority">
+          <select id="task-priority" value={priority} onChange={(e) => setPriority(PRIORITIES.find((p) => p === e.currentTarget.value) ?? 'normal')}>
             {PRIORITIES.map((p) => (
               <option key={p} value={p}>
                 {p}
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         {error && <p role="alert">{error}</p>}
         <button type="submit" disabled={busy || !session}>
           Create task

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { post } from '../api.js'
 import { Link } from '../router.js'
 import type { ListTasks, Pagination, Session } from '../types.js'
-import { Problem, Status, TableRegion, when } from '../ui/bits.js'
+import { Field, Problem, Status, TableRegion, when } from '../ui/bits.js'
 import { useApi } from '../use-api.js'
 
 export function Sessions() {
@@ -46,10 +46,9 @@ function NewSession(props: { onCreated: () => void }) {
   const [fields, setFields] = useState({ name: '', companyName: '', industry: '', targetAudience: '' })
   const [error, setError] = useState('')
   const field = (name: keyof typeof fields, label: string, required = false) => (
-    <label>
-      {label}
-      <input required={required} value={fields[name]} onInput={(e) => setFields({ ...fields, [name]: e.currentTarget.value })} />
-    </label>
+    <Field id={`session-${name}`} label={label}>
+      <input id={`session-${name}`} required={required} value={fields[name]} onInput={(e) => setFields({ ...fields, [name]: e.currentTarget.value })} />
+    </Field>
   )
   const submit = async (event: Event) => {
     event.preventDefault()

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { Link, navigate } from '../router.js'
 import { type ListTasks, TASK_STATUSES } from '../types.js'
 import { useApi } from '../use-api.js'
-import { Pager, Problem, Status, TableRegion, when } from '../ui/bits.js'
+import { Field, Pager, Problem, Status, TableRegion, when } from '../ui/bits.js'
 
 const AGENTS = ['growth-marketer', 'organic-social', 'paid-media', 'seo', 'email-marketing', 'creative', 'web-developer', 'cro', 'influencer-marketing', 'demand-gen']
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -38,9 +38,8 @@ export function Tasks(props: { query: URLSearchParams }) {
     <>
       <h1>Tasks</h1>
       <div class="filters">
-        <label>
-          Status
-          <select value={query.get('status') ?? ''} onChange={(e) => setFilter('status', e.currentTarget.value)}>
+        <Field id="filter-status" label="Status">
+          <select id="filter-status" value={query.get('status') ?? ''} onChange={(e) => setFilter('status', e.currentTarget.value)}>
             <option value="">Any</option>
             {TASK_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -48,10 +47,9 @@ export function Tasks(props: { query: URLSearchParams }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Agent filter
-          <select value={query.get('agentType') ?? ''} onChange={(e) => setFilter('agentType', e.currentTarget.value)}>
+        </Field>
+        <Field id="filter-agent" label="Agent filter">
+          <select id="filter-agent" value={query.get('agentType') ?? ''} onChange={(e) => setFilter('agentType', e.currentTarget.value)}>
             <option value="">Any</option>
             {AGENTS.map((agent) => (
               <option key={agent} value={agent}>
@@ -59,7 +57,7 @@ export function Tasks(props: { query: URLSearchParams }) {
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <label class="check">
           <input type="checkbox" checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
           Live
@@ -121,10 +119,9 @@ function JumpToTask() {
   }
   return (
     <form class="jump" onSubmit={submit}>
-      <label>
-        Task id
-        <input value={id} onInput={(e) => setId(e.currentTarget.value)} aria-invalid={error ? true : undefined} />
-      </label>
+      <Field id="jump-id" label="Task id">
+        <input id="jump-id" value={id} onInput={(e) => setId(e.currentTarget.value)} aria-invalid={error ? true : undefined} />
+      </Field>
       <button type="submit">Open</button>
       {error && <span role="alert">{error}</span>}
     </form>

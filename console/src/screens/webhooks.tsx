@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, post } from '../api.js'
 import type { Delivery, Webhook } from '../types.js'
-import { Problem, when } from '../ui/bits.js'
+import { Field, Problem, when } from '../ui/bits.js'
 import { Dialog } from '../ui/dialog.js'
 import { useApi } from '../use-api.js'
 
@@ -96,10 +96,9 @@ function NewWebhook(props: { onCreated: () => void }) {
   return (
     <form class="stack" onSubmit={submit}>
       <h2>New webhook</h2>
-      <label>
-        Webhook URL
-        <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-      </label>
+      <Field id="webhook-url" label="Webhook URL">
+        <input id="webhook-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      </Field>
       {error && <p role="alert">{error}</p>}
       <button type="submit">Create webhook</button>
       {secret && (

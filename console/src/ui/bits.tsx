@@ -1,6 +1,16 @@
 import type { ComponentChildren } from 'preact'
 import type { Pagination, TaskStatus } from '../types.js'
 
+/** A label and its control side by side in the DOM (not nested), so the control's name is the label alone. */
+export function Field(props: { id: string; label: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.children}
+    </div>
+  )
+}
+
 export function Status(props: { status: TaskStatus | string }) {
   return <span class={`status status-${props.status}`}>{props.status}</span>
 }

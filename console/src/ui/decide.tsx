@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { post } from '../api.js'
 import type { Action } from '../types.js'
+import { Field } from './bits.js'
 import { Dialog } from './dialog.js'
 
 type Decision = 'approve' | 'reject'
@@ -40,10 +41,9 @@ export function DecideButtons(props: { action: Action; onDecided: () => void }) 
           <p>
             {props.action.platform} · {props.action.action}: {props.action.summary}
           </p>
-          <label>
-            Reason (optional)
-            <input value={reason} maxLength={1000} onInput={(e) => setReason(e.currentTarget.value)} />
-          </label>
+          <Field id={`reason-${props.action.id}`} label="Reason (optional)">
+            <input id={`reason-${props.action.id}`} value={reason} maxLength={1000} onInput={(e) => setReason(e.currentTarget.value)} />
+          </Field>
           {error && <p role="alert">{error}</p>}
           <div class="buttons">
             <button type="button" onClick={confirm} disabled={busy}>

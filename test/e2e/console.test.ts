@@ -1,0 +1,205 @@
+import { gzipSync } from 'node:zlib'
+import t from 'tap'
+import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
+import { operator } from '../../src/commands/execute.js'
+import { accessibilityViolations, aContext, launchBrowser, screenshotPath, signInWithKey } from '../helpers/browser.js'
+import { ensureConsoleBuilt } from '../helpers/console.js'
+import { consoleModel } from '../helpers/console-model.js'
+import { languageModelRig, runToEnd, type TaskView } from '../helpers/language-models.js'
+import { aKey } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { until } from '../helpers/wait.js'
+
+ensureConsoleBuilt()
+const servers = await startServers(t)
+const model = consoleModel()
+const rig = await languageModelRig(t, servers, 'openai', model.script, {
+  env: { WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' },
+})
+const { url } = rig.service
+const { api } = rig.caller
+const browser = await launchBrowser(t)
+const context = await aContext(browser, t)
+const page = await context.newPage()
+const statusText = () => page.locator('dt:text-is("Status") + dd').innerText()
+const createTask = async (instruction: string) => {
+  const created = await api.post<{ task: TaskView }>('/v1/tasks', { sessionId: rig.sessionId, agentType: 'paid-media', instruction })
+  if (created.status !== 201) throw new Error(`task not created: ${JSON.stringify(created.body)}`)
+  return created.body.task.id
+}
+
+t.test('given the sign-in page, when a key is typed and Enter pressed, then the navigation, its links and Sign out are there', async (t) => {
+  const scripts: number[] = []
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(gzipSync(await response.body()).length)
+  })
+  await page.goto(`${url}/console`)
+  await page.getByLabel('API key').waitFor()
+  t.same(await accessibilityViolations(page), [], 'sign-in: no WCAG 2.1 AA violation')
+  await page.screenshot({ path: screenshotPath('sign-in') })
+  const firstScreenJs = scripts.reduce((sum, size) => sum + size, 0)
+  t.comment(`first screen's JavaScript: ${(firstScreenJs / 1024).toFixed(1)} KB gzip in ${scripts.length} file(s)`)
+  t.ok(firstScreenJs > 0 && firstScreenJs <= 200 * 1024, 'the first screen loads at most 200 KB of gzipped JavaScript')
+
+  await signInWithKey(page, url, rig.caller.key.key)
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  for (const name of ['Tasks', 'New task', 'Sessions', 'Approvals', 'Webhooks', 'Usage', 'Agents']) t.ok(await nav.getByRole('link', { name, exact: true }).isVisible(), `link ${name}`)
+  t.ok(await page.getByRole('button', { name: 'Sign out' }).isVisible())
+  t.equal(new URL(page.url()).pathname, '/console/tasks', 'opens on Tasks')
+  const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie + location.href')
+  t.notMatch(stored, rig.caller.key.key, 'the key is in no storage, readable cookie or URL')
+})
+
+t.test('given the Tasks screen, when a task is created through the API, then it appears and reaches completed on its page without a reload', async (t) => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks', exact: true }).click()
+  await page.evaluate('window.loadedOnce = true')
+  const id = await createTask('Plan the spring launch GATE-live')
+  const row = page.locator(`a[href="/console/tasks/${id}"]`)
+  await row.waitFor()
+  for (const name of ['Status', 'Agent', 'Created']) t.ok(await page.getByRole('columnheader', { name, exact: true }).isVisible(), `column ${name}`)
+  t.same(await accessibilityViolations(page), [], 'tasks: no violation after a live update')
+  await page.screenshot({ path: screenshotPath('tasks') })
+  await row.click()
+  await page.getByRole('heading', { name: `Task ${id}` }).waitFor()
+  await until('running on screen', async () => (await statusText()) === 'running', 30_000)
+  const released = Date.now()
+  model.openGate('live')
+  await until('completed on screen', async () => (await statusText()) === 'completed', 30_000, 20).catch(async (err: unknown) => {
+    const { body } = await api.get<{ task: TaskView }>(`/v1/tasks/${id}`)
+    throw new Error(`${String(err)}; the API says ${body.task.status}; model calls: ${rig.fake.requests.map((r) => r.brief.slice(-40)).join(' | ')}`)
+  })
+  t.comment(`completed on screen ${Date.now() - released} ms after the model answered (includes the worker's append)`)
+  t.equal(await page.evaluate<boolean>("'loadedOnce' in window"), true, 'the page was not reloaded')
+  await page.locator('.timeline li', { hasText: 'Completed' }).waitFor()
+  t.ok(await page.getByRole('heading', { name: 'Usage' }).isVisible(), 'usage and cost shown')
+  t.same(await accessibilityViolations(page), [], 'task: no violation after a live update')
+  await page.screenshot({ path: screenshotPath('task'), fullPage: true })
+})
+
+t.test('given the Status filter, when completed is chosen, then the URL keeps it and only completed tasks are listed', async (t) => {
+  await page.goto(`${url}/console/tasks`)
+  await page.getByLabel('Status', { exact: true }).selectOption('completed')
+  await until('the filter in the URL', () => new URL(page.url()).searchParams.get('status') === 'completed')
+  await page.reload()
+  t.equal(await page.getByLabel('Status', { exact: true }).inputValue(), 'completed', 'kept across a reload')
+  await page.locator('tbody tr').first().waitFor()
+  const statuses = await page.locator('tbody tr td:nth-child(2)').allInnerTexts()
+  t.ok(statuses.length > 0 && statuses.every((s) => s === 'completed'), statuses.join(','))
+})
+
+t.test('given a proposed action, when Approve is confirmed in its dialog by keyboard, then the action is approved', async (t) => {
+  const task = await runToEnd(api, { sessionId: rig.sessionId, agentType: 'paid-media', instruction: 'PROPOSE a launch post' })
+  await page.goto(`${url}/console/approvals`)
+  const approve = page.getByRole('button', { name: 'Approve' }).first()
+  await approve.focus()
+  await page.keyboard.press('Enter')
+  const dialog = page.getByRole('dialog')
+  await dialog.waitFor()
+  t.same(await accessibilityViolations(page), [], 'approvals: no violation with the dialog open')
+  await page.screenshot({ path: screenshotPath('approval-dialog') })
+  await dialog.getByRole('button', { name: 'Confirm' }).focus()
+  await page.keyboard.press('Enter')
+  await dialog.waitFor({ state: 'detached' })
+  const decided = await until('approved', async () => {
+    const { body } = await api.get<{ actions: { status: string }[] }>(`/v1/tasks/${task.id}/actions`)
+    return body.actions[0]?.status !== 'pending_approval' && body.actions[0]?.status
+  })
+  t.match(decided, /approved|executed|not_executed|execution_failed/)
+})
+
+t.test('given a proposed action on its task page, when Reject is confirmed, then the action is rejected', async (t) => {
+  const task = await runToEnd(api, { sessionId: rig.sessionId, agentType: 'paid-media', instruction: 'PROPOSE another post' })
+  await page.goto(`${url}/console/tasks/${task.id}`)
+  await page.getByRole('button', { name: 'Reject' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
+  await until('rejected', async () => (await api.get<{ actions: { status: string }[] }>(`/v1/tasks/${task.id}/actions`)).body.actions[0]?.status === 'rejected')
+  await page.getByText('(rejected)').waitFor()
+  t.pass('rejected, and the page says so')
+})
+
+t.test('given a running task, when Cancel task is pressed, then it ends as cancelled on screen', async (t) => {
+  const id = await createTask('HANG until cancelled')
+  await page.goto(`${url}/console/tasks/${id}`)
+  await until('running on screen', async () => (await statusText()) === 'running', 30_000)
+  await page.getByRole('button', { name: 'Cancel task' }).click()
+  await until('failed on screen', async () => (await statusText()) === 'failed', 30_000)
+  await page.getByText('Cancellation requested').waitFor()
+  t.equal(await page.getByRole('button', { name: 'Cancel task' }).count(), 0, 'no Cancel on an ended task')
+  const { body } = await api.get<{ task: TaskView }>(`/v1/tasks/${id}`)
+  t.equal(body.task.status, 'failed')
+})
+
+t.test('given the New task screen, when its form is filled in and Create task pressed, then the new task opens and completes', async (t) => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New task' }).click()
+  await page.getByLabel('Agent').selectOption('seo')
+  t.match(await page.locator('#agent-help').innerText(), /Subspecialties/, "the agent's subspecialties are shown")
+  t.equal(await page.getByLabel('Session').inputValue(), rig.sessionId)
+  await page.getByLabel('Instruction').fill('Audit the spring landing page')
+  await page.getByLabel('Priority').selectOption('high')
+  t.same(await accessibilityViolations(page), [], 'new task: no violation')
+  await page.screenshot({ path: screenshotPath('new-task') })
+  await page.getByRole('button', { name: 'Create task' }).click()
+  await page.waitForURL(/\/console\/tasks\/[0-9a-f-]{36}$/)
+  await until('completed on screen', async () => (await statusText()) === 'completed', 30_000)
+  t.equal(await page.locator('dt:text-is("Agent") + dd').innerText(), 'seo')
+})
+
+for (const [link, heading, name] of [
+  ['Agents', 'Agents', 'agents'],
+  ['Sessions', 'Sessions', 'sessions'],
+  ['Webhooks', 'Webhooks', 'webhooks'],
+  ['Usage', 'Usage', 'usage'],
+] as const) {
+  t.test(`given the ${link} screen, then it shows and has no WCAG 2.1 AA violation`, async (t) => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+    if (link === 'Agents') await page.getByRole('cell', { name: 'paid-media' }).waitFor()
+    if (link === 'Sessions') await page.getByRole('link', { name: 'Spring launch' }).first().waitFor()
+    t.same(await accessibilityViolations(page), [], `${name}: no violation`)
+    await page.screenshot({ path: screenshotPath(name), fullPage: true })
+  })
+}
+
+t.test('given the Webhooks screen, when a webhook is created, then its secret is shown once, and it can be deleted through a dialog', async (t) => {
+  await page.goto(`${url}/console/webhooks`)
+  await page.getByLabel('Webhook URL').fill('http://127.0.0.1:9/hooks/mats')
+  await page.getByRole('button', { name: 'Create webhook' }).click()
+  t.match(await page.getByRole('status').innerText(), /whsec_/, 'the signing secret, once')
+  await page.getByRole('button', { name: 'Delete' }).click()
+  t.same(await accessibilityViolations(page), [], 'webhooks: no violation with the dialog open')
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
+  await page.getByText('No webhooks.').waitFor()
+  t.same((await api.get<{ webhooks: unknown[] }>('/v1/webhooks')).body.webhooks, [])
+})
+
+t.test('given a 390 px wide screen, then the page does not scroll sideways and the navigation works', async (t) => {
+  const phone = await (await aContext(browser, t, { width: 390 })).newPage()
+  await signInWithKey(phone, url, rig.caller.key.key)
+  await phone.locator('tbody tr').first().waitFor()
+  const width = await phone.evaluate<number>('document.documentElement.scrollWidth')
+  t.ok(width <= 390, `document ${width} px wide`)
+  await phone.screenshot({ path: screenshotPath('tasks-390px'), fullPage: true })
+  await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals' }).click()
+  await phone.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor()
+  t.ok((await phone.evaluate<number>('document.documentElement.scrollWidth')) <= 390, 'approvals fit too')
+})
+
+t.test('given a signed-in console, when Sign out is pressed, then the sign-in is back and a reload stays signed out', async (t) => {
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByLabel('API key').waitFor()
+  await page.goto(`${url}/console/tasks`)
+  await page.getByLabel('API key').waitFor()
+  t.equal((await context.cookies()).length, 0, 'the cookie is gone')
+})
+
+t.test('given a console signed in with a key, when the key is revoked, then the console returns to the sign-in on its own', async (t) => {
+  const key = await aKey(rig.infra, rig.caller.account.id, { name: 'to revoke' })
+  const other = await (await aContext(browser, t)).newPage()
+  await signInWithKey(other, url, key.key)
+  await other.locator('tbody tr').first().waitFor()
+  const revokedAt = Date.now()
+  await revokeApiKey(rig.infra, { keyId: key.id }, operator())
+  await other.getByLabel('API key').waitFor({ timeout: 30_000 })
+  t.comment(`back at the sign-in ${Date.now() - revokedAt} ms after the revocation (the session dies within AUTH_CACHE_TTL_MS; the list asks every 3 s)`)
+  t.match(await other.getByRole('status').innerText(), /session has ended/)
+})
