@@ -85,7 +85,7 @@ t.test('given two accounts signed in side by side, then neither sees the otherâ€
 
   await mine.goto(`${url}/console/tasks/${theirs.id}`)
   await mine.getByRole('alert').waitFor()
-  t.match(await mine.getByRole('alert').innerText(), /not found|no such/i)
+  t.match(await mine.getByRole('alert').textContent(), /not found|no such/i)
   t.equal(await mine.getByRole('heading', { name: `Task ${theirs.id}` }).count(), 0, 'nothing of it is shown')
   await mine.goto(`${url}/console/sessions`)
   await mine.getByRole('heading', { level: 1, name: 'Sessions' }).waitFor()

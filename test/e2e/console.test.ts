@@ -21,7 +21,7 @@ const { api } = rig.caller
 const browser = await launchBrowser(t)
 const context = await aContext(browser, t)
 const page = await context.newPage()
-const statusText = () => page.locator('dt:text-is("Status") + dd').innerText()
+const statusText = () => page.locator('dt:text-is("Status") + dd').textContent()
 const createTask = async (instruction: string) => {
   const created = await api.post<{ task: TaskView }>('/v1/tasks', { sessionId: rig.sessionId, agentType: 'paid-media', instruction })
   if (created.status !== 201) throw new Error(`task not created: ${JSON.stringify(created.body)}`)
@@ -132,7 +132,7 @@ t.test('given a running task, when Cancel task is pressed, then it ends as cance
 t.test('given the New task screen, when its form is filled in and Create task pressed, then the new task opens and completes', async (t) => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New task' }).click()
   await page.getByLabel('Agent').selectOption('seo')
-  t.match(await page.locator('#agent-help').innerText(), /Subspecialties/, "the agent's subspecialties are shown")
+  t.match(await page.locator('#agent-help').textContent(), /Subspecialties/, "the agent's subspecialties are shown")
   t.equal(await page.getByLabel('Session').inputValue(), rig.sessionId)
   await page.getByLabel('Instruction').fill('Audit the spring landing page')
   await page.getByLabel('Priority').selectOption('high')
@@ -141,7 +141,7 @@ t.test('given the New task screen, when its form is filled in and Create task pr
   await page.getByRole('button', { name: 'Create task' }).click()
   await page.waitForURL(/\/console\/tasks\/[0-9a-f-]{36}$/)
   await until('completed on screen', async () => (await statusText()) === 'completed', 30_000)
-  t.equal(await page.locator('dt:text-is("Agent") + dd').innerText(), 'seo')
+  t.equal(await page.locator('dt:text-is("Agent") + dd').textContent(), 'seo')
 })
 
 for (const [link, heading, name] of [
@@ -164,7 +164,7 @@ t.test('given the Webhooks screen, when a webhook is created, then its secret is
   await page.goto(`${url}/console/webhooks`)
   await page.getByLabel('Webhook URL').fill('http://127.0.0.1:9/hooks/mats')
   await page.getByRole('button', { name: 'Create webhook' }).click()
-  t.match(await page.getByRole('status').innerText(), /whsec_/, 'the signing secret, once')
+  t.match(await page.getByRole('status').textContent(), /whsec_/, 'the signing secret, once')
   await page.getByRole('button', { name: 'Delete' }).click()
   t.same(await accessibilityViolations(page), [], 'webhooks: no violation with the dialog open')
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
@@ -201,5 +201,5 @@ t.test('given a console signed in with a key, when the key is revoked, then the 
   await revokeApiKey(rig.infra, { keyId: key.id }, operator())
   await other.getByLabel('API key').waitFor({ timeout: 30_000 })
   t.comment(`back at the sign-in ${Date.now() - revokedAt} ms after the revocation (the session dies within AUTH_CACHE_TTL_MS; the list asks every 3 s)`)
-  t.match(await other.getByRole('status').innerText(), /session has ended/)
+  t.match(await other.getByRole('status').textContent(), /session has ended/)
 })

@@ -31,7 +31,7 @@ export function sessionToken(request: FastifyRequest): string | undefined {
 /** Whether the request carries a console cookie at all (well formed or not). */
 export function hasSessionCookie(request: FastifyRequest): boolean {
   const header = request.headers.cookie
-  return header !== undefined && header.split(';').some((part) => part.trim().startsWith(`${cookieName(request)}=`))
+  return header?.split(';').some((part) => part.trim().startsWith(`${cookieName(request)}=`)) === true
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

@@ -36,7 +36,7 @@ export class ConsoleSessionStore {
 
   async get(id: string): Promise<ConsoleSessionRecord | null> {
     const entry = await this.kv.get(id)
-    if (!entry || entry.operation !== 'PUT') return null
+    if (entry?.operation !== 'PUT') return null
     return parseRecord(entry.string())
   }
 
