@@ -21,6 +21,9 @@ const PUBLIC = [
   /^(GET|HEAD) \/v1\/docs(\/.*)?$/,
   // Refuses every method but POST with 405 (src/mcp/plugin.ts).
   /^(GET|HEAD|DELETE) \/mcp$/,
+  // The web console's page and files, and its sign-in, which takes the key in its body (docs/console.md).
+  /^(GET|HEAD) \/console(\/\*)?$/,
+  /^POST \/console\/api\/session$/,
 ]
 
 interface Route {
