@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The docs-page test (test/e2e/docs-page.test.ts) renders GET /v1/docs in headless Chromium from
+# The docs-page test (test/e2e/docs-page.test.ts) and the console tests (test/e2e/console*.test.ts,
+# through playwright-core 1.64.1, whose protocol matches Chromium 156) run headless Chromium from
 # Debian's `chromium` package. Run before the tests (`npm test`): installs it where it is missing
 # and this shell may (root with apt-get, as on CI and a fresh machine of this kind), otherwise
 # says how.
