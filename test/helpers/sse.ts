@@ -22,7 +22,8 @@ export interface SseStream {
 /** A minimal SSE client over fetch (which, unlike EventSource, can send Authorization). */
 export async function openSse(url: string, key: string, headers: Record<string, string> = {}): Promise<SseStream> {
   const abort = new AbortController()
-  const response = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', ...headers }, signal: abort.signal })
+  // An empty key sends none (a console cookie in `headers` authenticates instead).
+  const response = await fetch(url, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), accept: 'text/event-stream', ...headers }, signal: abort.signal })
   const streaming = response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
   const text = streaming ? '' : await response.text()
   const reader = streaming ? response.body?.getReader() : undefined

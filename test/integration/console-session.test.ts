@@ -5,6 +5,7 @@ import t from 'tap'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
 import { operator } from '../../src/commands/execute.js'
 import { ensureConsoleBuilt, signIn } from '../helpers/console.js'
+import { openSse } from '../helpers/sse.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, startTestService } from '../helpers/service.js'
@@ -188,4 +189,24 @@ t.test('given a short idle timeout and few allowed failures, on an API process o
     t.equal(bearer.status, 429, 'and a made-up bearer key from the address is refused too')
     t.equal((await signIn(own.url, caller.key.key, at('198.51.100.3'))).status, 201, 'another address signs in')
   })
+})
+
+t.test('given a task event stream opened with the console cookie, when the key is revoked, then the stream ends within 5 s', async (t) => {
+  const caller = await aCaller(ops, service.url)
+  const { cookie } = await signIn(service.url, caller.key.key)
+  const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+  // No worker in this process: the task stays pending, so its stream stays open.
+  const task = await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId: session.body.session.id, instruction: 'Plan the spring launch' })
+  const stream = await openSse(`${service.url}/v1/tasks/${task.body.task.id}/events`, '', { cookie, 'x-forwarded-for': anAddress() })
+  t.teardown(() => stream.close())
+  t.equal(stream.status, 200)
+  t.equal((await stream.next())?.event, 'TaskCreated')
+  const revokedAt = Date.now()
+  await revokeApiKey(ops, { keyId: caller.key.id }, operator())
+  // A deadline, not a wait: a stream that never ends fails here instead of holding the test.
+  const deadline = new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 15_000).unref())
+  const rest = await Promise.race([stream.rest(), deadline])
+  const endedAfter = Date.now() - revokedAt
+  t.same(rest, [], 'the stream ended, and nothing more was sent')
+  t.ok(endedAfter <= 5000, `the stream ended ${endedAfter} ms after the revocation`)
 })

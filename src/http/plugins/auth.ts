@@ -12,6 +12,9 @@ import { CsrfError } from '../console/csrf-error.js'
 import { isSameOrigin } from '../console/same-origin.js'
 import { ConsoleSessions, csrfMatches } from '../console/sessions.js'
 
+/** How often a long response (an event stream) opened with a console cookie checks that its session still lives. */
+const SESSION_RECHECK_MS = 1000
+
 /** Methods that change nothing: a cookie-authenticated request with any other needs the CSRF token and a same-origin Origin. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -43,6 +46,18 @@ export default fp(
       }
       return principal
     }
+
+    // A stream opened with the cookie ends within SESSION_RECHECK_MS + AUTH_CACHE_TTL_MS (< 5 s) of its session ending.
+    app.decorate('watchConsoleSession', function watchConsoleSession(request: FastifyRequest, onEnded: () => void) {
+      if (request.headers.authorization !== undefined || !hasSessionCookie(request)) return () => undefined
+      const token = sessionToken(request)
+      const timer = setInterval(() => {
+        consoleSessions.resolve(token).catch((err: unknown) => {
+          if (err instanceof UnauthorizedError) onEnded()
+        })
+      }, SESSION_RECHECK_MS)
+      return () => clearInterval(timer)
+    })
 
     app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
       const address = clientSubject(request.ip)
@@ -84,6 +99,8 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
     authFailures: AuthFailures
     consoleSessions: ConsoleSessions
+    /** For a request authenticated by the console cookie: calls `onEnded` once its session has ended (revoked key, idle, sign-out); returns the stop. */
+    watchConsoleSession: (request: FastifyRequest, onEnded: () => void) => () => void
   }
 }
 

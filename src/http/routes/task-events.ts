@@ -58,12 +58,16 @@ const taskEvents: FastifyPluginAsyncTypebox = async (app) => {
       const { accountId } = principalOf(request)
       const release = app.streamLimit.acquire(accountId, reply)
       const stream = new AbortController()
+      let stopWatching: () => void = () => undefined
       try {
         const feed = await openTaskEvents(app.infra, accountId, request.params.taskId, afterSeq)
         if (!feed) throw new NotFoundError('task not found')
         open.add(stream)
+        // A console session that ends (revoked key, sign-out) ends its streams too.
+        stopWatching = app.watchConsoleSession(request, () => stream.abort())
         await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
       } finally {
+        stopWatching()
         open.delete(stream)
         release()
       }
