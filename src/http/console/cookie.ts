@@ -15,23 +15,22 @@ const cookieName = (request: FastifyRequest) => (isSecure(request) ? SECURE_NAME
 
 /** The session token the request carries, if any and well formed. */
 export function sessionToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie
-  if (!header) return undefined
-  const name = cookieName(request)
-  for (const part of header.split(';')) {
+  const value = cookieValue(request.headers.cookie, cookieName(request))
+  return value !== undefined && TOKEN.test(value) ? value : undefined
+}
+
+/** The first value of cookie `name` in a Cookie header. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
     const at = part.indexOf('=')
-    if (at > 0 && part.slice(0, at).trim() === name) {
-      const value = part.slice(at + 1).trim()
-      return TOKEN.test(value) ? value : undefined
-    }
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim()
   }
   return undefined
 }
 
 /** Whether the request carries a console cookie at all (well formed or not). */
 export function hasSessionCookie(request: FastifyRequest): boolean {
-  const header = request.headers.cookie
-  return header?.split(';').some((part) => part.trim().startsWith(`${cookieName(request)}=`)) === true
+  return cookieValue(request.headers.cookie, cookieName(request)) !== undefined
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

@@ -7,12 +7,14 @@ import type { FastifyRequest } from 'fastify'
  * is refused: every browser sends one on a POST, PATCH or DELETE.
  */
 export function isSameOrigin(request: FastifyRequest, publicBaseUrl: string | undefined): boolean {
-  const origin = request.headers.origin
-  if (!origin) return false
-  const given = originOf(origin)
+  return originMatches(request.headers.origin, `${request.protocol}://${request.host}`, publicBaseUrl)
+}
+
+/** `origin` (the header) names `own` or `publicBaseUrl`'s origin: scheme, host and port, default ports and case aside. */
+export function originMatches(origin: string | undefined, own: string, publicBaseUrl: string | undefined): boolean {
+  const given = origin ? originOf(origin) : null
   if (!given) return false
-  const own = originOf(`${request.protocol}://${request.host}`)
-  return given === own || (publicBaseUrl !== undefined && given === originOf(publicBaseUrl))
+  return given === originOf(own) || (publicBaseUrl !== undefined && given === originOf(publicBaseUrl))
 }
 
 function originOf(url: string): string | null {
