@@ -89,7 +89,7 @@ export class TaskWorker {
     this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
     this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
     // Idempotent, and the bucket may just have been made on a server busy with other starts.
-    await provisioned('write this worker\'s first heartbeat', () => this.beat())
+    await provisioned("write this worker's first heartbeat", () => this.beat())
     this.keepAlive = setInterval(() => this.touchAll(), this.beatInterval)
     void this.touchOnReconnect()
     this.loop = this.fetchLoop()
