@@ -16,8 +16,10 @@ import { attemptDelivery, type AttemptOptions, type AttemptOutcome } from './att
 import { decodeJob, type DeliveryJob } from './job.js'
 import type { Slot } from './slots.js'
 
-/** A webhook's jobs read per visit: the heads of its (webhook, task) queues are found among them. */
-const JOBS_READ_PER_VISIT = 128
+/** A webhook's jobs are read this many at a time, the heads of its (webhook, task) queues found among them, */
+const JOBS_PER_PAGE = 128
+/** and at most this many pages per visit while no head is due: tasks whose heads wait for retries hold back the next ones only past 512 jobs. */
+const PAGES_PER_VISIT = 4
 /** Tallies read at once while looking for a head that is due. */
 const TALLIES_AT_ONCE = 16
 /** A retry finding the retries' share of this process's slots taken looks again this much later. */
@@ -88,9 +90,25 @@ export class Deliverer {
       return { kind: 'empty' }
     }
     if (isPaused(health, Date.now())) return { kind: 'wait', scope: 'webhook', ms: health.pausedUntil - Date.now() }
-    const jobs = await this.deps.queue.oldest(accountId, webhookId, JOBS_READ_PER_VISIT)
-    if (jobs.length === 0) return { kind: 'empty' }
-    const heads = headsOfQueues(jobs).filter((head) => !this.attempting.has(head.subject))
+    const seen = new Set<string>()
+    let soonestMs = NOTHING_DUE_WAIT_MS
+    let from = 1
+    for (let page = 0; page < PAGES_PER_VISIT; page++) {
+      const jobs = await this.deps.queue.oldest(accountId, webhookId, JOBS_PER_PAGE, from)
+      if (jobs.length === 0 && page === 0) return { kind: 'empty' }
+      const heads = headsOfQueues(jobs, seen).filter((head) => !this.attempting.has(head.subject))
+      const outcome = await this.startFirstDue(heads, hook, health, slot, done)
+      if (typeof outcome === 'object') return outcome
+      soonestMs = Math.min(soonestMs, outcome)
+      const last = jobs.at(-1)
+      if (!last || jobs.length < JOBS_PER_PAGE) break
+      from = last.seq + 1
+    }
+    return { kind: 'wait', scope: 'webhook', ms: soonestMs }
+  }
+
+  /** Starts the first head that is due and can be leased; else how soon one may be (ms). */
+  private async startFirstDue(heads: readonly QueuedJob[], hook: WebhookDoc, health: EndpointHealth, slot: Slot, done: () => void): Promise<StartOutcome | number> {
     let soonestMs = NOTHING_DUE_WAIT_MS
     for (let i = 0; i < heads.length; i += TALLIES_AT_ONCE) {
       const chunk = await Promise.all(heads.slice(i, i + TALLIES_AT_ONCE).map(async (queued) => this.withTally(queued)))
@@ -102,7 +120,7 @@ export class Deliverer {
         soonestMs = Math.min(soonestMs, outcome)
       }
     }
-    return { kind: 'wait', scope: 'webhook', ms: soonestMs }
+    return soonestMs
   }
 
   /** Waits for the attempts under way here. */

@@ -109,3 +109,23 @@ t.test(
     }
   },
 )
+
+t.test("a webhook's tasks waiting for their retries do not hold back its other tasks' first attempts, past a page of jobs", async (t) => {
+  const servers = await startServers(t)
+  // Retries a minute apart: the failed tasks' heads stay where they are, waiting, for the whole test.
+  const service = await startTestService(t, servers, { env: webhookEnv({ WEBHOOKS_RETRY_BASE_MS: '60000' }) })
+  const caller = await aCaller(service.infra, service.url)
+  const receiver = await startWebhookReceiver(t, (_, headers) => ((headers['webhook-id'] ?? '').startsWith('failing-') ? 500 : 204))
+  const hookId = await registered(caller, receiver.url)
+  const queue = await WebhookQueue.open(service.infra.js, service.infra.jsm, { replicas: 1 })
+
+  // Given 300 tasks whose deliveries fail, queued before one whose delivery succeeds
+  const failing = Array.from({ length: 300 }, (_, i) => aJob(caller.account.id, hookId, `failing-task-${i}`, `failing-${i}`, 0))
+  await enqueueAll(queue, [...failing, aJob(caller.account.id, hookId, 'later-task', 'later-0', 0)])
+
+  // Then
+  const delivered = await until('the later task delivered', () => receiver.received.find((r) => r.status === 204), 60_000)
+  const failedFirst = receiver.received.filter((r) => r.status === 500).length
+  t.comment(`the later task was delivered after ${failedFirst} failed first attempts of the tasks before it`)
+  t.ok(delivered.body.includes('later-task'), 'the task behind 300 waiting ones was attempted')
+})

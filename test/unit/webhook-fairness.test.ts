@@ -69,4 +69,11 @@ t.test('the head of each queue is its oldest job; later jobs of a queue wait beh
     headsOfQueues(jobs).map((job) => job.seq),
     [3, 5, 9],
   )
+  const seen = new Set<string>()
+  headsOfQueues(jobs.slice(0, 2), seen)
+  t.same(
+    headsOfQueues(jobs.slice(2), seen).map((job) => job.seq),
+    [9],
+    'on a later page, a queue whose head came on an earlier page has none',
+  )
 })

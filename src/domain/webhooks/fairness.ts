@@ -96,8 +96,9 @@ export function isPaused(health: EndpointHealth, now: number): health is Endpoin
 /**
  * The oldest job of each queue (one queue per (webhook, task) subject), given jobs in queue
  * order: only those may be attempted, so a task's deliveries to a receiver stay in order.
+ * `seen` holds the queues met on earlier pages of the same read (their heads came before), and
+ * is added to.
  */
-export function headsOfQueues<Job extends { readonly subject: string }>(jobs: readonly Job[]): Job[] {
-  const seen = new Set<string>()
+export function headsOfQueues<Job extends { readonly subject: string }>(jobs: readonly Job[], seen = new Set<string>()): Job[] {
   return jobs.filter((job) => !seen.has(job.subject) && seen.add(job.subject))
 }

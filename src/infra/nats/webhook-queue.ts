@@ -95,11 +95,11 @@ export class WebhookQueue {
     return { stop: () => watcher.stop(), done }
   }
 
-  /** The webhook's oldest jobs, in queue order, up to `max` (a direct get: may lag behind the leader, so a job is checked with `isQueued` before it is attempted). */
-  async oldest(accountId: string, webhookId: string, max: number): Promise<QueuedJob[]> {
+  /** The webhook's oldest jobs from sequence `from`, in queue order, up to `max` (a direct get: may lag behind the leader, so a job is checked with `isQueued` before it is attempted). */
+  async oldest(accountId: string, webhookId: string, max: number, from = 1): Promise<QueuedJob[]> {
     const jobs: QueuedJob[] = []
     try {
-      const batch = await this.jsm.direct.getBatch(JOBS_STREAM, { seq: 1, next_by_subj: webhookJobsFilter(accountId, webhookId), batch: max })
+      const batch = await this.jsm.direct.getBatch(JOBS_STREAM, { seq: from, next_by_subj: webhookJobsFilter(accountId, webhookId), batch: max })
       for await (const msg of batch) jobs.push({ seq: msg.seq, subject: msg.subject, data: msg.data })
     } catch (err) {
       if (!isNoMessage(err)) throw err
