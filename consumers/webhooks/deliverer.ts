@@ -1,18 +1,8 @@
-import type { KV } from '@nats-io/kv'
-import type { Logger } from 'pino'
-import { ownedWebhook, type ReadModels, type WebhookDoc } from '../../projections/index.js'
-import { retryDelayMs, shouldGiveUp, type RetryPolicy } from '../../src/domain/webhooks/backoff.js'
-import { headsOfQueues, isPaused, type EndpointHealth, type Lease, type PausePolicy } from '../../src/domain/webhooks/fairness.js'
-import { secretsToSignWith } from '../../src/domain/webhooks/secrets.js'
-import { signatureHeaders } from '../../src/domain/webhooks/signing.js'
-import type { SecretBox } from '../../src/infra/crypto/secret-box.js'
-import type { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
-import type { WebhookAttempts } from '../../src/infra/nats/webhook-attempts.js'
-import type { WebhookEndpoints } from '../../src/infra/nats/webhook-endpoints.js'
-import type { WebhookLeases } from '../../src/infra/nats/webhook-leases.js'
-import type { QueuedJob, WebhookQueue } from '../../src/infra/nats/webhook-queue.js'
+import { ownedWebhook, type WebhookDoc } from '../../projections/index.js'
+import { headsOfQueues, isPaused, type EndpointHealth } from '../../src/domain/webhooks/fairness.js'
+import type { QueuedJob } from '../../src/infra/nats/webhook-queue.js'
 import { JOBS_STREAM } from '../../src/infra/nats/webhook-streams.js'
-import { attemptDelivery, type AttemptOptions, type AttemptOutcome } from './attempt.js'
+import { attemptUnderLease, tallyOf, type DelivererDeps, type DelivererPolicy, type Tally } from './attempt-under-lease.js'
 import { decodeJob, type DeliveryJob } from './job.js'
 import type { Slot } from './slots.js'
 
@@ -26,39 +16,9 @@ const TALLIES_AT_ONCE = 16
 const RETRY_SHARE_WAIT_MS = 250
 /** A webhook with nothing due and nothing to wait for (every head attempted elsewhere) is looked at again this much later. */
 const NOTHING_DUE_WAIT_MS = 1000
-/** After an error (NATS or MongoDB out of reach), the webhook is left alone this long. */
-const AFTER_ERROR_MS = 2000
-
-interface Tally {
-  readonly attempts: number
-  readonly firstAt: number
-  /** When the next attempt is due, while the delivery waits for it. */
-  readonly retryAt?: number
-}
 
 /** What one look at a webhook's queues came to: an attempt started, no job left, or a wait (the account at its cap, or only this webhook). */
 export type StartOutcome = { readonly kind: 'started' } | { readonly kind: 'empty' } | { readonly kind: 'wait'; readonly scope: 'account' | 'webhook'; readonly ms: number }
-
-export interface DelivererDeps {
-  readonly readModels: ReadModels
-  readonly box: SecretBox
-  /** Attempts made per delivery, so far: the job message itself cannot change (ADR 0025). */
-  readonly tallies: KV
-  readonly attempts: WebhookAttempts
-  /** Attempts in flight per account and per webhook, and which (webhook, task) queue each claims, across processes (ADR 0027, 0033). */
-  readonly leases: WebhookLeases
-  /** Timeouts in a row and pauses, per webhook (ADR 0027). */
-  readonly endpoints: WebhookEndpoints
-  readonly queue: WebhookQueue
-  readonly poison: PoisonMessages
-  readonly log: Logger
-}
-
-export interface DelivererPolicy {
-  readonly retry: RetryPolicy
-  readonly pause: PausePolicy
-  readonly attempt: AttemptOptions
-}
 
 /**
  * Starts the next attempt of one webhook's deliveries (ADR 0033): only the head (oldest job)
@@ -165,7 +125,7 @@ export class Deliverer {
     }
     if (isRetry) slot.markRetry()
     this.attempting.add(queued.subject)
-    const attempt = this.attemptUnderLease(queued, job, hook, fresh, health, acquired.lease)
+    const attempt = attemptUnderLease(this.deps, this.policy, { queued, job, hook, before: fresh, health, lease: acquired.lease })
       .catch((err: unknown) => this.deps.log.error({ err, webhookId: job.webhookId, messageId: job.messageId }, 'webhook attempt failed; the job stays queued'))
       .finally(() => {
         this.attempting.delete(queued.subject)
@@ -177,56 +137,7 @@ export class Deliverer {
     return 'started'
   }
 
-  private async attemptUnderLease(queued: QueuedJob, job: DeliveryJob, hook: WebhookDoc, before: Tally, health: EndpointHealth, lease: Lease): Promise<void> {
-    const tally = { attempts: before.attempts + 1, firstAt: before.firstAt }
-    try {
-      const secrets = secretsToSignWith(hook, new Date()).map((sealed) => this.deps.box.open(sealed))
-      const headers = signatureHeaders(secrets, job.messageId, new Date(), job.body)
-      // Counted while the POST is under way: a process that dies mid-attempt has counted it.
-      const [, outcome] = await Promise.all([this.deps.tallies.put(tallyKey(job), JSON.stringify(tally)), attemptDelivery(hook.url, headers, job.body, this.policy.attempt)])
-      await this.settle(queued, job, tally, outcome, health)
-    } catch (err) {
-      // Not attempted again at once by the lane: the retry time is written as after a failure (best effort).
-      await this.deps.tallies.put(tallyKey(job), JSON.stringify({ ...tally, retryAt: Date.now() + AFTER_ERROR_MS })).catch(() => undefined)
-      throw err
-    } finally {
-      // Released last: the job is removed or its retry time written by then, so no other process attempts it again meanwhile.
-      await this.deps.leases.release(job.accountId, lease)
-    }
-  }
-
-  private async settle(queued: QueuedJob, job: DeliveryJob, tally: Tally, outcome: AttemptOutcome, health: EndpointHealth): Promise<void> {
-    const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300
-    const givingUp = !delivered && shouldGiveUp(this.policy.retry, tally.firstAt, Date.now())
-    const after = await this.deps.endpoints.record(job.webhookId, health, outcome.timedOut === true, this.policy.pause)
-    const pausedNow = after.pauses > health.pauses && after.pausedUntil !== null
-    if (pausedNow) this.deps.log.warn({ webhookId: job.webhookId, timeouts: after.timeouts, pausedUntil: new Date(after.pausedUntil).toISOString() }, 'webhook paused after timeouts in a row')
-    const recorded = this.deps.attempts.record(job.webhookId, {
-      messageId: job.messageId,
-      event: job.event,
-      taskId: job.taskId,
-      attempt: tally.attempts,
-      statusCode: outcome.statusCode,
-      error: outcome.error,
-      attemptedAt: new Date().toISOString(),
-      willRetry: !delivered && !givingUp,
-      pausedUntil: pausedNow ? new Date(after.pausedUntil).toISOString() : null,
-    })
-    if (delivered || givingUp) {
-      if (givingUp) this.deps.log.warn({ webhookId: job.webhookId, messageId: job.messageId, attempts: tally.attempts }, 'webhook delivery given up after its retry window')
-      await Promise.all([recorded, this.deps.queue.remove(queued.seq)])
-      await this.deps.tallies.purge(tallyKey(job))
-      return
-    }
-    // A pause longer than the backoff holds the retry too: it comes when the pause ends.
-    const delay = Math.max(retryDelayMs(this.policy.retry, tally.attempts), pausedNow ? after.pausedUntil - Date.now() : 0)
-    await Promise.all([recorded, this.deps.tallies.put(tallyKey(job), JSON.stringify({ ...tally, retryAt: Date.now() + delay }))])
-  }
-
-  private async tallyOf(job: DeliveryJob): Promise<Tally> {
-    const entry = await this.deps.tallies.get(tallyKey(job))
-    return entry?.value.length ? entry.json<Tally>() : { attempts: 0, firstAt: Date.now() }
+  private tallyOf(job: DeliveryJob): Promise<Tally> {
+    return tallyOf(this.deps, job)
   }
 }
-
-const tallyKey = (job: DeliveryJob) => `${job.webhookId}.${job.messageId}`
