@@ -30,6 +30,8 @@ export class AccountLane {
   private accountNotBefore = 0
   private stopped = false
   private wakeUp: (() => void) | undefined
+  /** Counts wakes: a wait found by a look is dropped if the lane was woken during that look (an attempt ended, a job came). */
+  private wakes = 0
 
   constructor(
     private readonly accountId: string,
@@ -85,12 +87,14 @@ export class AccountLane {
       const state = this.webhooks.get(webhookId)
       const now = Date.now()
       if (!state || state.notBefore > now) continue
+      const wakesBefore = this.wakes
       const outcome = await this.deps.deliverer.startNext(this.accountId, webhookId, slot, () => this.wake(webhookId))
       if (outcome.kind === 'started') {
         this.cursor = (this.cursor + k + 1) % ids.length
         return
       }
       if (outcome.kind === 'empty') await this.dropIfEmpty(webhookId, state)
+      else if (this.wakes !== wakesBefore) continue
       else if (outcome.scope === 'webhook') state.notBefore = Date.now() + outcome.ms
       else {
         this.accountNotBefore = Date.now() + outcome.ms
@@ -115,6 +119,7 @@ export class AccountLane {
   }
 
   private wake(webhookId?: string): void {
+    this.wakes++
     this.accountNotBefore = 0
     const state = webhookId === undefined ? undefined : this.webhooks.get(webhookId)
     if (state) state.notBefore = 0
