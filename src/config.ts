@@ -3,6 +3,7 @@ import { Value } from 'typebox/value'
 import { trustProxyProblems } from './http/client-address.js'
 import { convertText } from './infra/typebox/convert-text.js'
 import { languageModelProblems } from './llm-config.js'
+import { MAX_PREVIOUS_SECRETS_KEPT } from './domain/webhooks/webhook.js'
 import { natsSecurityProblems } from './nats-config.js'
 
 /** A pattern for an empty string or a comma-separated list of `item`. */
@@ -149,6 +150,12 @@ export const ConfigSchema = Type.Object({
     description: "Delivery attempts in flight for one account, across every webhooks process: one account's slow receivers never take the others' slots",
   }),
   WEBHOOKS_MAX_IN_FLIGHT_PER_WEBHOOK: Type.Integer({ minimum: 1, maximum: 1000, default: 4, description: 'Delivery attempts in flight to one webhook, across every webhooks process' }),
+  WEBHOOKS_PREVIOUS_SECRETS_KEPT: Type.Integer({
+    minimum: 1,
+    maximum: MAX_PREVIOUS_SECRETS_KEPT,
+    default: 1,
+    description: 'Secrets a webhook rotation keeps signing with, besides the new one, each for 24 h after the rotation that replaced it (older ones stop at once); at most 3',
+  }),
   WEBHOOKS_PAUSE_AFTER_TIMEOUTS: Type.Integer({ minimum: 1, maximum: 1000, default: 5, description: 'Attempts in a row without an answer within WEBHOOKS_TIMEOUT_MS that pause a webhook' }),
   WEBHOOKS_PAUSE_MS: Type.Integer({
     minimum: 100,

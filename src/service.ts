@@ -69,7 +69,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       parts.executor = new ApprovedActionExecutor(infra, hooks.connectors ?? NO_CONNECTORS)
       await parts.executor.start()
     }
-    webhooks?.start()
+    await webhooks?.start()
   } catch (err) {
     await stopParts()
     throw err

@@ -8,7 +8,7 @@ import { Action } from '../../src/domain/actions/action.js'
 import { webhookEventOf, type WebhookEventType } from '../../src/domain/webhooks/webhook.js'
 import type { AppContext } from '../../src/app-context.js'
 import { decodeEvent } from '../../src/infra/nats/event-store.js'
-import { jobSubject } from '../../src/infra/nats/webhook-streams.js'
+import type { WebhookQueue } from '../../src/infra/nats/webhook-queue.js'
 import type { DeliveryJob } from './job.js'
 
 /**
@@ -16,7 +16,7 @@ import type { DeliveryJob } from './job.js'
  * consumer hands out one event at a time (max_ack_pending 1), so jobs are queued in the
  * log's order, which is what keeps a task's deliveries in order (ADR 0025).
  */
-export async function fanOut(infra: AppContext, msg: JsMsg): Promise<void> {
+export async function fanOut(infra: AppContext, queue: WebhookQueue, msg: JsMsg): Promise<void> {
   const event = decodeEvent(msg)
   const type = webhookEventOf(event)
   if (type) {
@@ -27,11 +27,11 @@ export async function fanOut(infra: AppContext, msg: JsMsg): Promise<void> {
     ])
     const body = JSON.stringify({ type, timestamp: event.occurredAt, data: payload.data })
     // A redelivered event queues nothing twice: the msg id is deduplicated by the stream. Per task: an action's deliveries queue behind its task's.
-    // Each webhook has its own subject, so their jobs are published together; one webhook's jobs still queue in log order.
+    // Each webhook has its own subjects, so their jobs are queued together; one webhook's jobs still queue in log order.
     await Promise.all(
       hooks.map((hook) => {
         const job: DeliveryJob = { webhookId: hook._id, accountId: event.accountId, taskId: payload.taskId, messageId: event.id, event: type, body }
-        return infra.js.publish(jobSubject(hook._id, payload.taskId), JSON.stringify(job), { msgID: `${event.id}.${hook._id}` })
+        return queue.enqueue(job, JSON.stringify(job), `${event.id}.${hook._id}`)
       }),
     )
   }

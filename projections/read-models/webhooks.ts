@@ -1,5 +1,5 @@
 import type { Recorded } from '../../src/domain/message.js'
-import { secretsAfter, type WebhookEvent, type WebhookEventType, type WebhookSecrets } from '../../src/domain/webhooks/webhook.js'
+import { previousSecretsOf, secretsAfter, type PreviousSecret, type WebhookEvent, type WebhookEventType } from '../../src/domain/webhooks/webhook.js'
 import { defineProjection } from '../engine/projection.js'
 
 export interface WebhookDoc {
@@ -9,8 +9,12 @@ export interface WebhookDoc {
   readonly events: readonly WebhookEventType[]
   /** AES-256-GCM, as in the event: the deliverer opens it to sign (src/infra/crypto/secret-box.ts). */
   readonly encryptedSecret: string
-  /** The secret a rotation replaced, sealed likewise, with when it stops signing; absent in documents written before rotation existed. */
-  readonly previous?: WebhookSecrets['previous'] | undefined
+  /**
+   * The secrets rotations replaced, newest first, sealed likewise, each with when it stops signing.
+   * Absent in documents written before rotation existed; one object (or null) in those written
+   * before several were kept: read with `previousSecretsOf`.
+   */
+  readonly previous?: readonly PreviousSecret[] | PreviousSecret | null | undefined
   readonly createdAt: string
   readonly deletedAt: string | null
 }
@@ -28,7 +32,7 @@ export const webhooksProjection = defineProjection<WebhookDoc, Recorded<WebhookE
     switch (event.type) {
       case 'WebhookRegistered': {
         const { url, events, encryptedSecret } = event.data
-        return { _id: event.aggregateId, accountId: event.accountId, url, events, encryptedSecret, previous: null, createdAt: event.occurredAt, deletedAt: null }
+        return { _id: event.aggregateId, accountId: event.accountId, url, events, encryptedSecret, previous: [], createdAt: event.occurredAt, deletedAt: null }
       }
       case 'WebhookDeleted':
         if (!doc) throw new Error(`WebhookDeleted before WebhookRegistered for ${event.aggregateId}`)
@@ -36,7 +40,7 @@ export const webhooksProjection = defineProjection<WebhookDoc, Recorded<WebhookE
       case 'WebhookSecretRotated':
       case 'WebhookSecretResealed': {
         if (!doc) throw new Error(`${event.type} before WebhookRegistered for ${event.aggregateId}`)
-        return { ...doc, ...secretsAfter({ encryptedSecret: doc.encryptedSecret, previous: doc.previous ?? null }, event) }
+        return { ...doc, ...secretsAfter({ encryptedSecret: doc.encryptedSecret, previous: previousSecretsOf(doc.previous) }, event) }
       }
     }
   },

@@ -14,13 +14,13 @@ export interface Received {
 
 /**
  * A webhook receiver: a real HTTP server on loopback that records every request and
- * answers with the status `answer` picks for the n-th request (0-based), 200 by default,
+ * answers with the status `answer` picks for the n-th request (0-based; its headers given too), 200 by default,
  * after the delay `delayMs` picks for it (none by default: a slow receiver for timeouts).
  * `mostAtOnce` is the most requests it had open at the same time.
  */
 export async function startWebhookReceiver(
   t: Test,
-  answer: (n: number) => number = () => 200,
+  answer: (n: number, headers: Record<string, string>) => number = () => 200,
   delayMs: (n: number) => number = () => 0,
 ): Promise<{ url: string; received: Received[]; mostAtOnce: () => number }> {
   const received: Received[] = []
@@ -35,8 +35,8 @@ export async function startWebhookReceiver(
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       const n = received.length
-      const status = answer(n)
       const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]))
+      const status = answer(n, headers)
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), status })
       const delay = delayMs(n)
       if (delay === 0) return void response.writeHead(status).end()

@@ -67,3 +67,33 @@ t.test('a rotated secret is answered once; for 24 h deliveries verify with the o
   t.throws(() => verified(rotated.secret, later), 'the secret it replaced, past its 24 h, does not')
   t.throws(() => verified(created.secret, later), 'nor the first one')
 })
+
+t.test('with WEBHOOKS_PREVIOUS_SECRETS_KEPT=2, two rotations leave three secrets signing; a third drops the first at once', async (t) => {
+  const servers = await startServers(t)
+  const service = await startTestService(t, servers, { env: webhookEnv({ WEBHOOKS_PREVIOUS_SECRETS_KEPT: '2' }) })
+  const owner = await aCaller(service.infra, service.url)
+  const receiver = await startWebhookReceiver(t)
+  const created = (await owner.api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url, events: ['task.created'] })).body
+  const rotate = async () => (await owner.api.post<{ secret: string }>(`/v1/webhooks/${created.webhook.id}/rotate-secret`, {})).body.secret
+
+  // When rotated twice
+  const [second, third] = [await rotate(), await rotate()]
+
+  // Then a delivery carries three signatures, each verifying with one of the three secrets
+  const delivered = await deliveryOf(receiver.received, await aTask(owner))
+  t.equal(signatureCount(delivered), 3, 'three signatures')
+  for (const [name, secret] of [
+    ['the newest', third],
+    ['the one before', second],
+    ['the first', created.secret],
+  ] as const)
+    t.equal(verified(secret, delivered).type, 'task.created', `${name} verifies`)
+
+  // When rotated a third time: only two replaced secrets are kept
+  const fourth = await rotate()
+  const later = await deliveryOf(receiver.received, await aTask(owner))
+  t.equal(signatureCount(later), 3, 'still three signatures')
+  t.equal(verified(fourth, later).type, 'task.created', 'the newest verifies')
+  t.equal(verified(second, later).type, 'task.created', 'the oldest kept verifies')
+  t.throws(() => verified(created.secret, later), 'the first no longer does')
+})

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { admit, afterAttempt, HEALTHY, isPaused, release, waitBehindMs, type Lease } from '../../src/domain/webhooks/fairness.js'
+import { admit, afterAttempt, HEALTHY, isPaused, headsOfQueues, release, type Lease } from '../../src/domain/webhooks/fairness.js'
 
 const NOW = 1_000_000
 const lease = (id: string, webhookId: string, sinceAgoMs = 10, untilInMs = 10_000): Lease => ({ id, webhookId, since: NOW - sinceAgoMs, until: NOW + untilInMs })
@@ -15,11 +15,11 @@ t.test('an attempt is admitted under both caps; refused at either, with a wait t
   t.notOk(admit([lease('a', 'w1'), lease('b', 'w2'), lease('c', 'w3')], lease('d', 'w4'), caps, NOW).admitted, 'the account cap: 3')
 
   const prompt = admit([lease('a', 'w1', 5), lease('b', 'w1', 8)], lease('c', 'w1'), caps, NOW)
-  t.same(prompt, { admitted: false, retryInMs: 25 }, 'attempts just started: ask again in 25 ms')
+  t.same(prompt, { admitted: false, retryInMs: 25, blockedBy: 'webhook' }, 'attempts just started: ask again in 25 ms')
   const slow = admit([lease('a', 'w1', 3000), lease('b', 'w1', 4000)], lease('c', 'w1'), caps, NOW)
-  t.same(slow, { admitted: false, retryInMs: 3000 }, 'attempts lasting seconds: ask again about as much later')
+  t.same(slow, { admitted: false, retryInMs: 3000, blockedBy: 'webhook' }, 'attempts lasting seconds: ask again about as much later')
   const endingSoon = admit([lease('a', 'w1', 3000, 100), lease('b', 'w1', 4000)], lease('c', 'w1'), caps, NOW)
-  t.same(endingSoon, { admitted: false, retryInMs: 100 }, 'never past the moment a lease stops counting')
+  t.same(endingSoon, { admitted: false, retryInMs: 100, blockedBy: 'webhook' }, 'never past the moment a lease stops counting')
 })
 
 t.test("leases past their `until` (their process died mid-attempt) no longer count, and releasing drops one's own", async (t) => {
@@ -48,14 +48,32 @@ t.test('timeouts in a row pause an endpoint, each pause in a row twice as long u
   t.same(afterAttempt(health, false, policy, NOW), HEALTHY, 'an answer, even a 500, resets it')
 })
 
-t.test('a job behind an earlier one of its task looks again soon while that one is attempted, or just after its retry or pause', async (t) => {
-  const none = { retryAt: null, pausedUntil: null }
+t.test("a lease claims its job's queue: a second attempt of one (webhook, task) is refused across processes, other tasks of the webhook are not", async (t) => {
+  // Given an attempt in flight on task 1's queue
+  const claimed = { ...lease('a', 'w1'), subject: 'job.acc.w1.task1' }
+
+  // When / Then
+  t.same(admit([claimed], { ...lease('b', 'w1'), subject: 'job.acc.w1.task1' }, caps, NOW), { admitted: false, retryInMs: 25, blockedBy: 'queue' }, 'the same queue: refused')
+  t.ok(admit([claimed], { ...lease('b', 'w1'), subject: 'job.acc.w1.task2' }, caps, NOW).admitted, 'another task of the webhook: admitted')
+  t.ok(admit([{ ...claimed, until: NOW - 1 }], { ...lease('b', 'w1'), subject: 'job.acc.w1.task1' }, caps, NOW).admitted, 'a claim past its until (its process died) no longer holds')
+})
+
+t.test('the head of each queue is its oldest job; later jobs of a queue wait behind it', async (t) => {
+  const jobs = [
+    { seq: 3, subject: 'q1' },
+    { seq: 5, subject: 'q2' },
+    { seq: 7, subject: 'q1' },
+    { seq: 9, subject: 'q3' },
+  ]
   t.same(
-    [0, 1, 2, 3, 8, 20].map((looks) => waitBehindMs(none, looks, NOW)),
-    [20, 40, 80, 160, 5000, 5000],
-    '20 ms doubling, at most 5 s apart',
+    headsOfQueues(jobs).map((job) => job.seq),
+    [3, 5, 9],
   )
-  t.equal(waitBehindMs({ retryAt: NOW + 60_000, pausedUntil: null }, 0, NOW), 60_020, 'just after its retry')
-  t.equal(waitBehindMs({ retryAt: NOW + 1000, pausedUntil: NOW + 90_000 }, 0, NOW), 90_020, 'just after the pause, when later')
-  t.equal(waitBehindMs({ retryAt: NOW - 5, pausedUntil: null }, 1, NOW), 40, 'a retry due already: polling')
+  const seen = new Set<string>()
+  headsOfQueues(jobs.slice(0, 2), seen)
+  t.same(
+    headsOfQueues(jobs.slice(2), seen).map((job) => job.seq),
+    [9],
+    'on a later page, a queue whose head came on an earlier page has none',
+  )
 })

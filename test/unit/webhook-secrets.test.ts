@@ -25,15 +25,54 @@ t.test('signed with two secrets, a delivery verifies with either in the standard
 t.test('a rotation keeps the replaced secret signing for 24 h, then only the new one', async (t) => {
   const now = new Date('2026-11-25T10:00:00Z')
   const [rotated] = decideRotateSecret(registered('sealed-old'), { encryptedSecret: 'sealed-new', now })
-  t.same(rotated, { type: 'WebhookSecretRotated', data: { encryptedSecret: 'sealed-new', previousValidUntil: '2026-11-26T10:00:00.000Z' } })
+  t.same(rotated, { type: 'WebhookSecretRotated', data: { encryptedSecret: 'sealed-new', previousValidUntil: '2026-11-26T10:00:00.000Z', previousKept: 1 } })
   const secrets = secretsOf(after(registered('sealed-old'), [rotated!]))!
   t.same(secretsToSignWith(secrets, now), ['sealed-new', 'sealed-old'], 'the new one first, then the old')
   t.same(secretsToSignWith(secrets, new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS - 1)), ['sealed-new', 'sealed-old'], 'a millisecond before the 24 h are over')
   t.same(secretsToSignWith(secrets, new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS)), ['sealed-new'], 'from then on, only the new one')
   t.same(secretsToSignWith({ encryptedSecret: 'sealed' }, now), ['sealed'], 'a read-model document from before rotation existed')
+  t.same(secretsToSignWith({ encryptedSecret: 'sealed', previous: { encryptedSecret: 'old', validUntil: '2026-11-26T10:00:00.000Z' } }, now), ['sealed', 'old'], 'one from before several were kept')
 
   const [again] = decideRotateSecret(after(registered('sealed-old'), [rotated!]), { encryptedSecret: 'sealed-third', now })
   t.same(secretsToSignWith(secretsOf(after(registered('sealed-old'), [rotated!, again!]))!, now), ['sealed-third', 'sealed-new'], 'rotating again replaces the older secret at once')
+})
+
+t.test('with previousKept 3, three replaced secrets keep signing, each until its own 24 h end; a fourth rotation drops the oldest; the setting is bounded', async (t) => {
+  // Given four rotations an hour apart, keeping 3
+  const hour = 3_600_000
+  const start = Date.parse('2026-11-25T10:00:00Z')
+  let state = registered('s0')
+  for (let i = 1; i <= 4; i++) state = after(state, decideRotateSecret(state, { encryptedSecret: `s${i}`, now: new Date(start + i * hour), previousKept: 3 }))
+  const secrets = secretsOf(state)!
+
+  // Then
+  t.same(secretsToSignWith(secrets, new Date(start + 4 * hour)), ['s4', 's3', 's2', 's1'], 'the newest, then the last three replaced, newest first; s0 dropped by the fourth rotation')
+  t.same(secretsToSignWith(secrets, new Date(start + 2 * hour + PREVIOUS_SECRET_VALID_MS)), ['s4', 's3', 's2'], 's1 ends 24 h after the rotation that replaced it')
+  t.same(secretsToSignWith(secrets, new Date(start + 4 * hour + PREVIOUS_SECRET_VALID_MS)), ['s4'], 'a day after the last rotation, only the newest')
+  const keptOf = (previousKept: number) => {
+    const [event] = decideRotateSecret(registered('x'), { encryptedSecret: 'y', now: new Date(start), previousKept })
+    return event?.type === 'WebhookSecretRotated' ? event.data.previousKept : null
+  }
+  t.same([keptOf(0), keptOf(2), keptOf(99)], [1, 2, 3], 'kept between 1 and 3 whatever is asked')
+})
+
+t.test('resealing with several previous secrets seals again those still in use, in order, and drops the expired', async (t) => {
+  const [oldKey, newKey] = [aSecretKey(), aSecretKey()]
+  const before = new SecretBox(oldKey)
+  const box = new SecretBox(newKey, [oldKey])
+  const start = Date.parse('2026-11-25T10:00:00Z')
+  let state = registered(before.seal('whsec_0'))
+  for (let i = 1; i <= 3; i++) state = after(state, decideRotateSecret(state, { encryptedSecret: before.seal(`whsec_${i}`), now: new Date(start + i * 12 * 3_600_000), previousKept: 3 }))
+  // When resealed 40 h after the start: whsec_0 (replaced at 12 h) has ended, whsec_1 and whsec_2 still sign
+  const now = new Date(start + 40 * 3_600_000)
+  const resealed = decideResealSecret(state, { now, isCurrent: (s) => box.isCurrent(s), reseal: (s) => box.reseal(s) })
+  const secrets = secretsOf(after(state, resealed))!
+  t.same(
+    secretsToSignWith(secrets, now).map((s) => new SecretBox(newKey).open(s)),
+    ['whsec_3', 'whsec_2', 'whsec_1'],
+    'opened with the new key alone',
+  )
+  t.equal(secrets.previous.length, 2, 'the expired one is gone')
 })
 
 t.test('only an active webhook is rotated', async (t) => {
@@ -61,7 +100,7 @@ t.test('resealing moves every secret in use under the current key, keeps what th
     ['whsec_second', 'whsec_first'],
     'both open with the new key alone, to the same secrets',
   )
-  t.equal(secrets.previous?.validUntil, secretsOf(rotatedState)?.previous?.validUntil, 'the old secret still ends when it did')
+  t.equal(secrets.previous[0]?.validUntil, secretsOf(rotatedState)?.previous[0]?.validUntil, 'the old secret still ends when it did')
   t.same(decideResealSecret(after(rotatedState, resealed), command), [], 'run again: nothing to do')
   t.same(decideResealSecret(after(rotatedState, [{ type: 'WebhookDeleted', data: {} }]), command), [], 'a deleted webhook is left alone')
 

@@ -52,7 +52,7 @@ t.test('sealed secrets open with the key they were sealed under, also after a ke
 
 t.test('registering and deleting, decided on the state', async (t) => {
   const command = { url: 'https://example.com/hook', events: undefined, encryptedSecret: 'v1.x', activeWebhooks: 0 }
-  const secrets = { encryptedSecret: 'v1.x', previous: null }
+  const secrets = { encryptedSecret: 'v1.x', previous: [] }
   const [registered] = decideRegisterWebhook(command, { status: 'absent' })
   t.same(registered?.data, { url: 'https://example.com/hook', events: ['task.created', 'task.started', 'task.completed', 'task.failed'], encryptedSecret: 'v1.x' })
   t.throws(() => decideRegisterWebhook({ ...command, activeWebhooks: MAX_WEBHOOKS_PER_ACCOUNT }, { status: 'absent' }), ConflictError)

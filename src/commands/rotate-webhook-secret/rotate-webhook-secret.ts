@@ -18,7 +18,8 @@ export interface RotatedSecret {
  */
 export async function rotateWebhookSecret(infra: CommandContext, box: SecretBox, input: { readonly accountId: string; readonly webhookId: string }, issuer: Issuer): Promise<RotatedSecret> {
   const secret = generateWebhookSecret()
-  const command = { encryptedSecret: box.seal(secret), now: infra.clock() }
+  // How many replaced secrets keep signing: read now, recorded in the event (ADR 0028).
+  const command = { encryptedSecret: box.seal(secret), now: infra.clock(), previousKept: infra.config.WEBHOOKS_PREVIOUS_SECRETS_KEPT }
   const { appended } = await execute(infra, Webhook, { accountId: input.accountId, aggregateId: input.webhookId }, (state) => decideRotateSecret(state, command), issuer)
   const rotated = appended[0]
   if (rotated?.type !== 'WebhookSecretRotated') throw new Error('rotation appended no WebhookSecretRotated')

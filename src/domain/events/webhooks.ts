@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook.js'
+import { MAX_PREVIOUS_SECRETS_KEPT, WEBHOOK_EVENT_TYPES } from '../webhooks/webhook.js'
 import { Nullable } from './common.js'
 
 const SealedSecret = (description: string) =>
@@ -14,10 +14,25 @@ export const WebhookDeletedData = Type.Object({})
 export const WebhookSecretRotatedData = Type.Object({
   encryptedSecret: SealedSecret('The new signing secret'),
   previousValidUntil: Type.String({ format: 'date-time', description: 'Until when deliveries are also signed with the secret this one replaces (24 h after the rotation).' }),
+  previousKept: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PREVIOUS_SECRETS_KEPT,
+      description:
+        'How many replaced secrets keep signing after this rotation (each until its own 24 h end), the one just replaced included; older ones stop at once. Absent in events from before it existed: 1.',
+    }),
+  ),
 })
 export const WebhookSecretResealedData = Type.Object({
   encryptedSecret: SealedSecret('The same signing secret as before'),
   previousEncryptedSecret: Nullable(Type.String(), {
-    description: 'The secret a rotation replaced, while it still signs, sealed again like encryptedSecret; null when there is none (or its 24 h are over).',
+    description: 'The secret the last rotation replaced, while it still signs, sealed again like encryptedSecret; null when there is none (or its 24 h are over).',
   }),
+  previousEncryptedSecrets: Type.Optional(
+    Type.Array(Nullable(Type.String()), {
+      maxItems: MAX_PREVIOUS_SECRETS_KEPT,
+      description:
+        'Every secret rotations replaced, newest first, each sealed again, or null where its 24 h are over (dropped). Absent in events from before several were kept: previousEncryptedSecret alone.',
+    }),
+  ),
 })

@@ -1,7 +1,8 @@
 /**
- * How webhook deliveries share the deliverers fairly (ADR 0027): attempts in flight are
- * capped per account and per webhook, counted in leases every webhooks process sees, and an
- * endpoint that keeps timing out is paused for a while so it stops holding slots.
+ * How webhook deliveries share the deliverers fairly (ADR 0027, ADR 0033): attempts in flight
+ * are capped per account and per webhook, counted in leases every webhooks process sees (a
+ * lease also claims its job's (webhook, task) queue, so no two processes attempt it at once),
+ * and an endpoint that keeps timing out is paused for a while so it stops holding slots.
  * Pure: the leases and the endpoint's health are read and written by src/infra/nats.
  */
 
@@ -9,6 +10,8 @@
 export interface Lease {
   readonly id: string
   readonly webhookId: string
+  /** The queue (job subject) of the job attempted: one attempt per (webhook, task) at a time, across processes. Absent on leases written before ADR 0033. */
+  readonly subject?: string
   /** When the attempt started (ms since the epoch). */
   readonly since: number
   /** When the lease counts no more even if never released (a process that died mid-attempt). */
@@ -20,7 +23,8 @@ export interface InFlightCaps {
   readonly perWebhook: number
 }
 
-export type Admission = { readonly admitted: true; readonly leases: Lease[] } | { readonly admitted: false; readonly retryInMs: number }
+/** Refused: the account or the webhook is at its cap (ask again in `retryInMs`), or the job's queue is being attempted already (`queueTaken`: try another). */
+export type Admission = { readonly admitted: true; readonly leases: Lease[] } | { readonly admitted: false; readonly retryInMs: number; readonly blockedBy: 'account' | 'webhook' | 'queue' }
 
 /** The shortest wait before asking again when every slot is taken, and the longest. */
 const MIN_BUSY_WAIT_MS = 25
@@ -35,10 +39,18 @@ const MAX_BUSY_WAIT_MS = 5000
 export function admit(leases: readonly Lease[], candidate: Lease, caps: InFlightCaps, now: number): Admission {
   const live = leases.filter((lease) => lease.until > now)
   const sameWebhook = live.filter((lease) => lease.webhookId === candidate.webhookId)
-  const blocking = live.length >= caps.perAccount ? live : sameWebhook.length >= caps.perWebhook ? sameWebhook : null
-  if (!blocking) return { admitted: true, leases: [...live, candidate] }
+  const sameQueue = candidate.subject === undefined ? [] : live.filter((lease) => lease.subject === candidate.subject)
+  const [blockedBy, blocking] =
+    live.length >= caps.perAccount
+      ? (['account', live] as const)
+      : sameWebhook.length >= caps.perWebhook
+        ? (['webhook', sameWebhook] as const)
+        : sameQueue.length > 0
+          ? (['queue', sameQueue] as const)
+          : [null, []]
+  if (!blockedBy) return { admitted: true, leases: [...live, candidate] }
   const soonest = Math.min(...blocking.map((lease) => Math.min(lease.until - now, Math.max(now - lease.since, MIN_BUSY_WAIT_MS))))
-  return { admitted: false, retryInMs: Math.min(MAX_BUSY_WAIT_MS, Math.max(MIN_BUSY_WAIT_MS, soonest)) }
+  return { admitted: false, retryInMs: Math.min(MAX_BUSY_WAIT_MS, Math.max(MIN_BUSY_WAIT_MS, soonest)), blockedBy }
 }
 
 export function release(leases: readonly Lease[], leaseId: string, now: number): Lease[] {
@@ -81,20 +93,12 @@ export function isPaused(health: EndpointHealth, now: number): health is Endpoin
   return health.pausedUntil !== null && health.pausedUntil > now
 }
 
-/** A job behind an earlier one of its task looks again this soon at first, and at most this far apart. */
-const FIRST_LOOK_AGAIN_MS = 20
-const MAX_LOOK_AGAIN_MS = 5000
-
 /**
- * How long a job waits before looking again at the earlier job of its task (its head). A
- * head waiting for its retry or for its endpoint's pause to end is looked at just after
- * that; a head being attempted right now is looked at again soon, then less often (20 ms
- * doubling to 5 s): a prompt receiver's next event follows within tens of milliseconds,
- * and a long backlog behind a slow receiver costs each of its jobs a look every 5 s at most.
+ * The oldest job of each queue (one queue per (webhook, task) subject), given jobs in queue
+ * order: only those may be attempted, so a task's deliveries to a receiver stay in order.
+ * `seen` holds the queues met on earlier pages of the same read (their heads came before), and
+ * is added to.
  */
-export function waitBehindMs(head: { readonly retryAt: number | null; readonly pausedUntil: number | null }, looksSoFar: number, now: number): number {
-  const later = Math.max(head.retryAt ?? 0, head.pausedUntil ?? 0)
-  const polling = Math.min(MAX_LOOK_AGAIN_MS, FIRST_LOOK_AGAIN_MS * 2 ** Math.min(looksSoFar, 10))
-  if (later > now) return later - now + FIRST_LOOK_AGAIN_MS
-  return polling
+export function headsOfQueues<Job extends { readonly subject: string }>(jobs: readonly Job[], seen = new Set<string>()): Job[] {
+  return jobs.filter((job) => !seen.has(job.subject) && seen.add(job.subject))
 }

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.js'
-import type { WebhookEvent, WebhookSecrets, WebhookState } from './webhook.js'
+import { MAX_PREVIOUS_SECRETS_KEPT, previousSecretsOf, type PreviousSecret, type WebhookEvent, type WebhookState } from './webhook.js'
 
 /**
  * After a rotation the replaced secret signs too, for this long: receivers have a day to
@@ -8,20 +8,29 @@ import type { WebhookEvent, WebhookSecrets, WebhookState } from './webhook.js'
  */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000
 
-export function decideRotateSecret(state: WebhookState, command: { readonly encryptedSecret: string; readonly now: Date }): WebhookEvent[] {
+/**
+ * A new secret. `previousKept` (WEBHOOKS_PREVIOUS_SECRETS_KEPT, 1 to 3) is how many replaced
+ * secrets keep signing, each for its 24 h: with 1, rotating again within the day ends the
+ * oldest at once; with 2 or 3, receivers that rotate several times a day keep verifying with
+ * any secret of the last rotations. Recorded in the event, so replaying never depends on the setting.
+ */
+export function decideRotateSecret(state: WebhookState, command: { readonly encryptedSecret: string; readonly now: Date; readonly previousKept?: number }): WebhookEvent[] {
   if (state.status !== 'active') throw new NotFoundError('webhook not found')
   const previousValidUntil = new Date(command.now.getTime() + PREVIOUS_SECRET_VALID_MS).toISOString()
-  return [{ type: 'WebhookSecretRotated', data: { encryptedSecret: command.encryptedSecret, previousValidUntil } }]
+  const previousKept = Math.min(MAX_PREVIOUS_SECRETS_KEPT, Math.max(1, Math.floor(command.previousKept ?? 1)))
+  return [{ type: 'WebhookSecretRotated', data: { encryptedSecret: command.encryptedSecret, previousValidUntil, previousKept } }]
 }
 
 /**
- * The sealed secrets a delivery made at `now` is signed with, the current one first.
- * `previous` may be absent: read-model documents written before rotation existed lack it.
+ * The sealed secrets a delivery made at `now` is signed with, the current one first, then the
+ * replaced ones still valid, newest first. `previous` may be absent, or one object: read-model
+ * documents written before rotation existed, or before several previous secrets were kept.
  */
-export function secretsToSignWith(secrets: { readonly encryptedSecret: string; readonly previous?: WebhookSecrets['previous'] | undefined }, now: Date): string[] {
-  const previous = secrets.previous
-  return previous && Date.parse(previous.validUntil) > now.getTime() ? [secrets.encryptedSecret, previous.encryptedSecret] : [secrets.encryptedSecret]
+export function secretsToSignWith(secrets: { readonly encryptedSecret: string; readonly previous?: readonly PreviousSecret[] | PreviousSecret | null | undefined }, now: Date): string[] {
+  return [secrets.encryptedSecret, ...stillValid(previousSecretsOf(secrets.previous), now).map((previous) => previous.encryptedSecret)]
 }
+
+const stillValid = (previous: readonly PreviousSecret[], now: Date) => previous.filter((secret) => Date.parse(secret.validUntil) > now.getTime())
 
 /**
  * Sealing the secrets again under the operator's current key: `isCurrent` says whether a
@@ -30,8 +39,15 @@ export function secretsToSignWith(secrets: { readonly encryptedSecret: string; r
  */
 export function decideResealSecret(state: WebhookState, command: { readonly now: Date; readonly isCurrent: (sealed: string) => boolean; readonly reseal: (sealed: string) => string }): WebhookEvent[] {
   if (state.status !== 'active') return []
-  const [current, previous = null] = secretsToSignWith(state.secrets, command.now)
-  if (current === undefined) return []
-  if (command.isCurrent(current) && (previous === null || command.isCurrent(previous))) return []
-  return [{ type: 'WebhookSecretResealed', data: { encryptedSecret: command.reseal(current), previousEncryptedSecret: previous === null ? null : command.reseal(previous) } }]
+  const { encryptedSecret, previous } = state.secrets
+  // Aligned with `previous`: null where a secret's 24 h are over (it is dropped, not sealed again).
+  const inUse = previous.map((secret) => (Date.parse(secret.validUntil) > command.now.getTime() ? secret.encryptedSecret : null))
+  if (command.isCurrent(encryptedSecret) && inUse.every((sealed) => sealed === null || command.isCurrent(sealed))) return []
+  const previousEncryptedSecrets = inUse.map((sealed) => (sealed === null ? null : command.reseal(sealed)))
+  return [
+    {
+      type: 'WebhookSecretResealed',
+      data: { encryptedSecret: command.reseal(encryptedSecret), previousEncryptedSecret: previousEncryptedSecrets[0] ?? null, previousEncryptedSecrets },
+    },
+  ]
 }

@@ -44,6 +44,11 @@ export const WEBHOOK_SOURCE_EVENTS = [
 /** An account's webhooks are few: a receiver per integration, not per task. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20
 export const MAX_URL_LENGTH = 2000
+/**
+ * Replaced secrets that may keep signing at once (WEBHOOKS_PREVIOUS_SECRETS_KEPT, 1 by default):
+ * few, since each one is another key a receiver accepts and another signature on every delivery.
+ */
+export const MAX_PREVIOUS_SECRETS_KEPT = 3
 
 /**
  * The signing secret rests only encrypted (`encryptedSecret`, AES-256-GCM under the
@@ -58,10 +63,17 @@ export type WebhookSecretRotated = EventDraft<'WebhookSecretRotated', EventData<
 export type WebhookSecretResealed = EventDraft<'WebhookSecretResealed', EventData<typeof schemas.WebhookSecretResealedData>>
 export type WebhookEvent = WebhookRegistered | WebhookDeleted | WebhookSecretRotated | WebhookSecretResealed
 
-/** The sealed secrets a webhook signs with: its own, and the one it replaced while that is still valid. */
+/** A secret a rotation replaced: it still signs until `validUntil`. */
+export interface PreviousSecret {
+  readonly encryptedSecret: string
+  readonly validUntil: string
+}
+
+/** The sealed secrets a webhook signs with: its own, and those rotations replaced (newest first) while they are still valid. */
 export interface WebhookSecrets {
   readonly encryptedSecret: string
-  readonly previous: { readonly encryptedSecret: string; readonly validUntil: string } | null
+  /** At most the number the last rotation kept (`previousKept`, WEBHOOKS_PREVIOUS_SECRETS_KEPT); expired ones are skipped when signing. */
+  readonly previous: readonly PreviousSecret[]
 }
 
 export type WebhookState = { readonly status: 'absent' } | { readonly status: 'active' | 'deleted'; readonly url: string; readonly secrets: WebhookSecrets }
@@ -73,7 +85,7 @@ export const Webhook: Aggregate<WebhookState, WebhookEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'WebhookRegistered':
-        return { status: 'active', url: event.data.url, secrets: { encryptedSecret: event.data.encryptedSecret, previous: null } }
+        return { status: 'active', url: event.data.url, secrets: { encryptedSecret: event.data.encryptedSecret, previous: [] } }
       case 'WebhookDeleted':
         return state.status === 'absent' ? state : { ...state, status: 'deleted' }
       case 'WebhookSecretRotated':
@@ -83,13 +95,30 @@ export const Webhook: Aggregate<WebhookState, WebhookEvent> = {
   },
 }
 
-/** How an event changes the sealed secrets; the read model keeps them the same way (projections/read-models/webhooks.ts). */
+/**
+ * How an event changes the sealed secrets; the read model keeps them the same way
+ * (projections/read-models/webhooks.ts). A rotation puts the replaced secret first and keeps
+ * the number it recorded (1 in events from before `previousKept`); a reseal replaces each
+ * previous secret by its resealed form, dropping those it left out (null: expired).
+ */
 export function secretsAfter(secrets: WebhookSecrets, event: WebhookSecretRotated | WebhookSecretResealed): WebhookSecrets {
   if (event.type === 'WebhookSecretRotated') {
-    return { encryptedSecret: event.data.encryptedSecret, previous: { encryptedSecret: secrets.encryptedSecret, validUntil: event.data.previousValidUntil } }
+    const replaced = { encryptedSecret: secrets.encryptedSecret, validUntil: event.data.previousValidUntil }
+    return { encryptedSecret: event.data.encryptedSecret, previous: [replaced, ...secrets.previous].slice(0, event.data.previousKept ?? 1) }
   }
-  const { encryptedSecret, previousEncryptedSecret } = event.data
-  return { encryptedSecret, previous: previousEncryptedSecret && secrets.previous ? { ...secrets.previous, encryptedSecret: previousEncryptedSecret } : null }
+  const { encryptedSecret, previousEncryptedSecret, previousEncryptedSecrets } = event.data
+  const resealed = previousEncryptedSecrets ?? [previousEncryptedSecret]
+  const previous = secrets.previous.flatMap((old, i) => {
+    const sealed = resealed[i]
+    return sealed ? [{ ...old, encryptedSecret: sealed }] : []
+  })
+  return { encryptedSecret, previous }
+}
+
+/** The previous secrets of a read-model document: a list, or one object (or null, or nothing) in documents projected before several were kept. */
+export function previousSecretsOf(stored: readonly PreviousSecret[] | PreviousSecret | null | undefined): readonly PreviousSecret[] {
+  if (!stored) return []
+  return Array.isArray(stored) ? stored : [stored as PreviousSecret]
 }
 
 export interface RegisterWebhook {

@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000
 /** Compare-and-set rounds before an acquire counts as busy (other processes of the same account won each round). */
 const MAX_ROUNDS = 5
 
-export type Acquired = { readonly lease: Lease } | { readonly retryInMs: number }
+export type Acquired = { readonly lease: Lease } | { readonly retryInMs: number; readonly blockedBy: 'account' | 'webhook' | 'queue' }
 
 /**
  * The attempts in flight of each account, shared by every webhooks process (ADR 0027): one
@@ -32,17 +32,27 @@ export class WebhookLeases {
     return new WebhookLeases(kv, options.caps, options.holdMs)
   }
 
-  async acquire(accountId: string, webhookId: string): Promise<Acquired> {
+  /** A lease for one attempt of the head of the job queue `subject` (its claim across processes), under the account's and the webhook's caps. */
+  async acquire(accountId: string, webhookId: string, subject: string): Promise<Acquired> {
     const now = Date.now()
-    const candidate: Lease = { id: randomUUID(), webhookId, since: now, until: now + this.holdMs }
-    let retryInMs = 0
+    const candidate: Lease = { id: randomUUID(), webhookId, subject, since: now, until: now + this.holdMs }
+    let refused: Acquired = { retryInMs: 25, blockedBy: 'account' }
     const stored = await this.change(accountId, (leases) => {
       const admission = admit(leases, candidate, this.caps, Date.now())
       if (admission.admitted) return admission.leases
-      retryInMs = admission.retryInMs
+      refused = { retryInMs: admission.retryInMs, blockedBy: admission.blockedBy }
       return null
     })
-    return stored ? { lease: candidate } : { retryInMs: retryInMs || 25 }
+    return stored ? { lease: candidate } : refused
+  }
+
+  /** Whether an attempt of the webhook would be admitted now (one read, nothing written): spares reading its jobs while the account or the webhook is at its cap. */
+  async room(accountId: string, webhookId: string): Promise<{ readonly retryInMs: number; readonly blockedBy: 'account' | 'webhook' | 'queue' } | null> {
+    const entry = await this.kv.get(`account.${accountId}`)
+    const leases = entry?.value.length ? entry.json<Lease[]>() : []
+    const now = Date.now()
+    const admission = admit(leases, { id: '', webhookId, since: now, until: now }, this.caps, now)
+    return admission.admitted ? null : admission
   }
 
   /** Best effort: a lease not released (NATS out of reach) expires at its `until`. */

@@ -4,20 +4,26 @@ import { eventTypeSubjects } from './subjects.js'
 
 /**
  * Webhook deliveries are operational data, not history, so they live outside the event
- * log (ADR 0025): a work queue of jobs, one subject per (webhook, task) so that a task's
- * deliveries to one receiver go in order, and a capped log of attempts per webhook.
+ * log (ADR 0025): a queue of jobs, one subject per (account, webhook, task) so that a task's
+ * deliveries to one receiver go in order and each account's jobs can be read apart from the
+ * others' (ADR 0033), and a capped log of attempts per webhook.
  */
 export const JOBS_STREAM = 'MATS_WEBHOOK_JOBS'
 export const ATTEMPTS_STREAM = 'MATS_WEBHOOK_ATTEMPTS'
 export const FAN_OUT_CONSUMER = 'mats-webhooks'
-export const DELIVERY_CONSUMER = 'mats-webhook-deliveries'
+/** The one consumer that handed out every account's jobs in arrival order until ADR 0033: removed at start. */
+export const LEGACY_DELIVERY_CONSUMER = 'mats-webhook-deliveries'
 /** GET /v1/webhooks/{id}/deliveries shows this many attempts at most, newest first. */
 export const ATTEMPTS_KEPT = 100
 
 const NANOS_PER_MS = 1_000_000
 const DAY_MS = 86_400_000
 
-export const jobSubject = (webhookId: string, taskId: string) => `mats_webhooks.job.${webhookId}.${taskId}`
+export const jobSubject = (accountId: string, webhookId: string, taskId: string) => `mats_webhooks.job.${accountId}.${webhookId}.${taskId}`
+/** Every queued job of one webhook (of one account). */
+export const webhookJobsFilter = (accountId: string, webhookId: string) => `mats_webhooks.job.${accountId}.${webhookId}.*`
+/** Jobs queued before ADR 0033 (`mats_webhooks.job.<webhookId>.<taskId>`, no account): moved at start. */
+export const LEGACY_JOBS_FILTER = 'mats_webhooks.job.*.*'
 export const attemptsSubject = (webhookId: string) => `mats_webhooks.attempt.${webhookId}`
 
 function streamConfigs(replicas: number, retryWindowMs: number): (Partial<StreamConfig> & { name: string })[] {

@@ -1,0 +1,49 @@
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream'
+import t from 'tap'
+import type { DeliveryJob } from '../../consumers/webhooks/job.js'
+import { JOBS_STREAM, LEGACY_DELIVERY_CONSUMER } from '../../src/infra/nats/webhook-streams.js'
+import { startWebhookReceiver } from '../fakes/webhook-receiver.js'
+import { aCaller } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+import { verified, webhookEnv, type CreatedWebhook } from '../helpers/webhooks.js'
+
+// ADR 0033: jobs queued by an earlier version (no account in their subject, one consumer for
+// every account) are delivered after the upgrade, in order, and the old consumer is gone.
+
+t.test('jobs queued in the old format before an upgrade are moved to their account and delivered in order; the old consumer is deleted', async (t) => {
+  const servers = await startServers(t)
+  const env = webhookEnv()
+  // Given a webhook registered while no webhooks process runs, and jobs queued as an earlier version did
+  const api = await startTestService(t, servers, { roles: ['api'], env })
+  const caller = await aCaller(api.infra, api.url)
+  const receiver = await startWebhookReceiver(t)
+  const { webhook, secret } = (await caller.api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url })).body
+  await api.infra.jsm.consumers.add(JOBS_STREAM, { durable_name: LEGACY_DELIVERY_CONSUMER, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All })
+  const legacyJob = (taskId: string, step: number): DeliveryJob => ({
+    webhookId: webhook.id,
+    accountId: caller.account.id,
+    taskId,
+    messageId: `${taskId}-${step}`,
+    event: 'task.created',
+    body: JSON.stringify({ type: 'task.created', timestamp: new Date().toISOString(), data: { task: { id: taskId, step } } }),
+  })
+  const jobs = [legacyJob('task-a', 0), legacyJob('task-b', 0), legacyJob('task-a', 1), legacyJob('task-a', 2)]
+  for (const job of jobs) await api.infra.js.publish(`mats_webhooks.job.${job.webhookId}.${job.taskId}`, JSON.stringify(job), { msgID: `${job.messageId}.${job.webhookId}` })
+
+  // When the new version's webhooks role starts
+  await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
+
+  // Then every job is delivered, task-a's in order, and nothing of the old format is left
+  await until('the four deliveries', () => receiver.received.length >= 4, 30_000)
+  const delivered = receiver.received.map((request) => verified<{ data: { task: { id: string; step: number } } }>(secret, request).data.task)
+  t.same(
+    delivered.filter((task) => task.id === 'task-a').map((task) => task.step),
+    [0, 1, 2],
+    "task-a's deliveries in order",
+  )
+  t.equal(delivered.filter((task) => task.id === 'task-b').length, 1, 'task-b delivered')
+  await until('the jobs to leave the stream', async () => (await api.infra.jsm.streams.info(JOBS_STREAM)).state.messages === 0, 10_000)
+  await t.rejects(api.infra.jsm.consumers.info(JOBS_STREAM, LEGACY_DELIVERY_CONSUMER), 'the old consumer is deleted')
+})
