@@ -1,6 +1,7 @@
 import type { Recorded } from '../../src/domain/message.js'
 import type { AgentType } from '../../src/domain/agents/catalogue.js'
 import type { ActionStatus } from '../../src/domain/actions/proposed-action.js'
+import type { TaskRerunsEvent } from '../../src/domain/tasks/reruns.js'
 import type { Priority, TaskEvent, TaskStatus, TaskType, TaskUsage } from '../../src/domain/tasks/task.js'
 import { defineProjection, foldHistory } from '../engine/projection.js'
 
@@ -15,6 +16,10 @@ export interface TaskDoc {
   readonly title: string | null
   readonly instruction: string
   readonly parentTaskId: string | null
+  /** The task this one re-runs; absent on documents stored before re-runs existed (read it as null). */
+  readonly rerunOf?: string | null
+  /** The re-runs of this task, oldest first; absent on documents stored before re-runs existed (read it as []). */
+  readonly reruns?: readonly string[]
   readonly result: string | null
   readonly error: string | null
   readonly usage: TaskUsage | null
@@ -34,10 +39,10 @@ export interface TaskActionSummary {
   readonly status: ActionStatus
 }
 
-export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
+export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent | TaskRerunsEvent>>({
   name: 'tasks',
   stream: 'MATS_TASKS',
-  canHandle: ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted', 'TaskFailed'],
+  canHandle: ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted', 'TaskFailed', 'TaskRerunCreated'],
   // Newest first within an account, optionally narrowed by one filter; `_id` breaks ties.
   indexes: [
     { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account_newest' },
@@ -48,6 +53,7 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
   // Tasks are the hot path: the projector alone writes them, and reads fall back to the log (src/queries/read-task.ts).
   inline: false,
   startedBy: ['TaskCreated'],
+  // A TaskRerunCreated is keyed by the task re-run (category `reruns`): its document.
   docId: (event) => event.aggregateId,
   evolve(doc, event) {
     if (event.type === 'TaskCreated') {
@@ -62,6 +68,8 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
         title,
         instruction,
         parentTaskId,
+        rerunOf: event.data.rerunOf ?? null,
+        reruns: [],
         status: 'pending',
         result: null,
         error: null,
@@ -88,9 +96,15 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent>>({
         return { ...doc, status: 'completed', result: event.data.result, usage: event.data.usage, costMicros: event.data.costMicros, completedAt: event.occurredAt }
       case 'TaskFailed':
         return { ...doc, status: 'failed', error: event.data.error, usage: event.data.usage, costMicros: event.data.costMicros, completedAt: event.occurredAt }
+      case 'TaskRerunCreated':
+        return { ...doc, reruns: withRerun(doc.reruns ?? [], event.data.rerunTaskId) }
     }
   },
 })
 
+function withRerun(reruns: readonly string[], taskId: string): readonly string[] {
+  return reruns.includes(taskId) ? reruns : [...reruns, taskId]
+}
+
 /** The same document folded straight from the log: used when the read model has not caught up. */
-export const taskDocFromHistory = (events: readonly Recorded<TaskEvent>[]): TaskDoc | null => foldHistory<TaskDoc>(tasksProjection, events)
+export const taskDocFromHistory = (events: readonly Recorded<TaskEvent | TaskRerunsEvent>[]): TaskDoc | null => foldHistory<TaskDoc>(tasksProjection, events)

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { taskDocFromHistory } from '../../projections/index.js'
+import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
 import { listTasks } from '../../projections/queries/tasks.js'
 import { cancelTask } from '../commands/cancel-task/cancel-task.js'
 import { createTask } from '../commands/create-task/create-task.js'
+import { rerunTask } from '../commands/rerun-task/rerun-task.js'
 import type { Issuer } from '../commands/execute.js'
 import { NotFoundError } from '../domain/errors.js'
 import type { AppContext } from '../app-context.js'
@@ -16,6 +17,12 @@ import { documentOf, taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
 export async function runAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer) {
+  const created = await createAgentTask(infra, accountId, body, issuer)
+  return { task: taskView(await awaitWaitSeconds(infra, accountId, created, body.waitSeconds)) }
+}
+
+/** The task a body creates, as stored: pending. */
+export async function createAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer): Promise<TaskDoc> {
   const { history } = await createTask(
     infra,
     accountId,
@@ -29,10 +36,19 @@ export async function runAgentTask(infra: AppContext, accountId: string, body: C
     },
     issuer,
   )
-  const created = documentOf(taskDocFromHistory(history), 'task')
-  const waitMs = (body.waitSeconds ?? 0) * 1000
-  const task = waitMs === 0 ? created : ((await awaitTaskEnd(infra, accountId, created._id, waitMs)) ?? created)
-  return { task: taskView(task) }
+  return documentOf(taskDocFromHistory(history), 'task')
+}
+
+/** The created task as it stands once it ended or `waitSeconds` passed (no wait when 0 or absent). */
+export async function awaitWaitSeconds(infra: AppContext, accountId: string, created: TaskDoc, waitSeconds: number | undefined): Promise<TaskDoc> {
+  const waitMs = (waitSeconds ?? 0) * 1000
+  return waitMs === 0 ? created : ((await awaitTaskEnd(infra, accountId, created._id, waitMs)) ?? created)
+}
+
+/** A new task repeating task `taskId` (its session, agent, instruction, title and priority), linked to it both ways. */
+export async function rerunAgentTask(infra: AppContext, accountId: string, taskId: string, issuer: Issuer) {
+  const { history } = await rerunTask(infra, { accountId, taskId, rerunTaskId: randomUUID() }, issuer)
+  return { task: taskView(documentOf(taskDocFromHistory(history), 'task')) }
 }
 
 export async function getTask(infra: AppContext, accountId: string, taskId: string) {

@@ -10,7 +10,8 @@ export function sessionView(doc: SessionDoc) {
 
 export function taskView(doc: TaskDoc) {
   const { _id, sessionId, agentType, taskType, parentTaskId, status, instruction, result, error, createdAt, startedAt, completedAt } = doc
-  return { id: _id, sessionId, agentType, taskType, parentTaskId, status, instruction, result: status === 'completed' ? result : null, error, createdAt, startedAt, completedAt }
+  const links = { rerunOf: doc.rerunOf ?? null, reruns: [...(doc.reruns ?? [])] }
+  return { id: _id, sessionId, agentType, taskType, parentTaskId, ...links, status, instruction, result: status === 'completed' ? result : null, error, createdAt, startedAt, completedAt }
 }
 
 /** The document an aggregate's own history folds into; it has one once the command that created it answered. */

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox'
-import type { DomainErrorCode, ErrorDetails } from '../domain/errors.js'
+import { BudgetExhaustedError, ConflictError, type DomainError, type DomainErrorCode, type ErrorDetails, InvalidInputError, NotFoundError, RateLimitedError, UnauthorizedError } from '../domain/errors.js'
 
 /**
  * Every `code` an error answer can carry, by status. `error` says what went wrong for people
@@ -80,4 +80,18 @@ export function errorSchema(status: ErrorStatusWithCode, description: string, na
     },
     { title: narrowed?.title ?? `Error${status}`, description },
   )
+}
+
+const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, ErrorStatusWithCode]> = [
+  [InvalidInputError, 400],
+  [UnauthorizedError, 401],
+  [BudgetExhaustedError, 402],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [RateLimitedError, 429],
+]
+
+/** The status a domain error is answered with, REST and batch items alike. */
+export function statusOfDomainError(err: DomainError): ErrorStatusWithCode | null {
+  return STATUS_OF.find(([type]) => err instanceof type)?.[1] ?? null
 }

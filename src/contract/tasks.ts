@@ -13,6 +13,8 @@ export const Task = Type.Object(
     taskType: Type.Enum([...TASK_TYPES], { description: 'instruction: created from a brief; delegated: a part of a brief the supervisor gave a specialist' }),
     status: TaskStatus,
     parentTaskId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a delegated task: the supervisor task it is part of' }))),
+    rerunOf: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a re-run (POST /v1/tasks/{taskId}/rerun): the task it repeats; else null' }))),
+    reruns: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { description: 'The re-runs of this task, oldest first; [] if none' })),
     instruction: Type.Optional(Nullable(Type.String({ description: 'The brief the task was created with' }))),
     result: Type.Optional(Nullable(Type.String({ description: "The agent's output (Markdown); null until status is completed" }))),
     error: Type.Optional(Nullable(Type.String())),

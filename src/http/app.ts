@@ -22,6 +22,7 @@ import sessions from './routes/sessions.js'
 import system from './routes/system.js'
 import taskEvents from './routes/task-events.js'
 import tasks from './routes/tasks.js'
+import taskRerunsAndBatches from './routes/task-reruns-and-batches.js'
 import webhooks from './routes/webhooks.js'
 import './types.js'
 
@@ -56,6 +57,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
       await v1.register(agents)
       await v1.register(sessions)
       await v1.register(tasks)
+      await v1.register(taskRerunsAndBatches)
       await v1.register(taskEvents)
       await v1.register(actions)
       await v1.register(me)

@@ -1,4 +1,5 @@
 import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
+import { TaskReruns } from '../domain/tasks/reruns.js'
 import { Task } from '../domain/tasks/task.js'
 import type { Infra } from '../infra/context.js'
 import { endsTask } from '../domain/tasks/task.js'
@@ -26,13 +27,21 @@ export class EndedTasks {
 /**
  * A task as its owner sees it: its own events, folded with the tasks projection's `evolve`
  * (one request; a task has a handful), so never older than the log and never missing once
- * its creation was acknowledged. An ended task is kept in memory. The tasks read model is
- * for what spans tasks (lists, filters, counts); one task is exactly its events.
+ * its creation was acknowledged; with its re-runs, read beside it (one more request, made at
+ * once): they are another aggregate, and the only part of an ended task that still changes.
+ * An ended task's own document is kept in memory. The tasks read model is for what spans
+ * tasks (lists, filters, counts); one task is exactly its events.
  */
 export async function readTask(infra: Infra & { readonly endedTasks: EndedTasks }, accountId: string, taskId: string): Promise<TaskDoc | null> {
+  infra.link.assertUp()
+  const key = { accountId, aggregateId: taskId }
+  const [doc, reruns] = await Promise.all([ownDocument(infra, accountId, taskId), infra.events.load(TaskReruns, key)])
+  return doc && { ...doc, reruns: reruns.state.taskIds }
+}
+
+async function ownDocument(infra: Infra & { readonly endedTasks: EndedTasks }, accountId: string, taskId: string): Promise<TaskDoc | null> {
   const remembered = infra.endedTasks.get(accountId, taskId)
   if (remembered) return remembered
-  infra.link.assertUp()
   const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
   const doc = taskDocFromHistory(events)
   if (doc && endsTask(events.at(-1)?.type ?? '')) infra.endedTasks.remember(doc)

@@ -9,6 +9,7 @@ import type { ApiKeyEvent } from '../accounts/api-key.js'
 import type { ActionEvent } from '../actions/action.js'
 import type { Recorded } from '../message.js'
 import type { SessionEvent } from '../sessions/session.js'
+import type { TaskRerunsEvent } from '../tasks/reruns.js'
 import type { TaskEvent } from '../tasks/task.js'
 import type { WebhookEvent } from '../webhooks/webhook.js'
 
@@ -37,7 +38,8 @@ export type {
   TaskFailed,
   TaskStarted,
 } from '../tasks/task.js'
+export type { TaskRerunCreated, TaskRerunsEvent } from '../tasks/reruns.js'
 export type { WebhookDeleted, WebhookEvent, WebhookRegistered, WebhookSecretResealed, WebhookSecretRotated } from '../webhooks/webhook.js'
 
 /** Any event mats writes, as read from a stream: narrow it on `type`. */
-export type MatsEvent = Recorded<AccountEvent | ApiKeyEvent | SessionEvent | TaskEvent | ActionEvent | WebhookEvent>
+export type MatsEvent = Recorded<AccountEvent | ApiKeyEvent | SessionEvent | TaskEvent | TaskRerunsEvent | ActionEvent | WebhookEvent>

@@ -4,6 +4,7 @@ import { ApiKey } from '../accounts/api-key.js'
 import { Action } from '../actions/action.js'
 import type { Aggregate, AggregateCategory, EventDraft } from '../message.js'
 import { Session } from '../sessions/session.js'
+import { TaskReruns } from '../tasks/reruns.js'
 import { Task } from '../tasks/task.js'
 import { Webhook } from '../webhooks/webhook.js'
 import { AccountBudgetChangedData, AccountCreatedData, ApiKeyCreatedData, ApiKeyRevokedData } from './accounts.js'
@@ -65,6 +66,7 @@ export const EVENT_REGISTRY: EventRegistry = {
     TaskCompleted: tasks.TaskCompletedData,
     TaskFailed: tasks.TaskFailedData,
   }),
+  ...specsOf(TaskReruns, { TaskRerunCreated: tasks.TaskRerunCreatedData }),
   ...specsOf(Action, { ActionApproved: ActionApprovedData, ActionRejected: ActionRejectedData, ActionExecuted: ActionExecutedData, ActionExecutionFailed: ActionExecutionFailedData }),
   ...specsOf(Webhook, {
     WebhookRegistered: WebhookRegisteredData,

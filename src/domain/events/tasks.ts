@@ -33,6 +33,10 @@ export const TaskCreatedData = Type.Object({
   priority: Type.Enum([...PRIORITIES]),
   fingerprint: Sha256Hex('SHA-256 of session, agent and normalized instruction; identical briefs share it.'),
   parentTaskId: Nullable(Type.String({ format: 'uuid' }), { description: 'For a delegated task, the supervisor task it is part of; else null.' }),
+  // Optional in v1 for good: written only on a re-run (POST /v1/tasks/{taskId}/rerun).
+  rerunOf: Type.Optional(
+    UuidOf('On a re-run only: the task it repeats, whose TaskRerunCreated (subject mats.reruns.<accountId>.<that task>.TaskRerunCreated) was stored with this event, atomically.'),
+  ),
   ...Billing,
 })
 export const TaskStartedData = Type.Object({
@@ -80,4 +84,7 @@ export const TaskFailedData = Type.Object({
     description: "What the run spent before it failed (a language-model run's tokens); 0 for the offline provider and worker_lost.",
   }),
   ...Billing,
+})
+export const TaskRerunCreatedData = Type.Object({
+  rerunTaskId: UuidOf('The new task that repeats this one (its TaskCreated carries rerunOf, and was stored with this event, atomically).'),
 })

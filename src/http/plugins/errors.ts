@@ -1,22 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { BudgetExhaustedError, ConflictError, DomainError, InvalidInputError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors.js'
+import { DomainError } from '../../domain/errors.js'
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
-import { ERROR_CODES, errorBody, type ErrorCode, type ErrorStatusWithCode } from '../../contract/errors.js'
+import { ERROR_CODES, errorBody, statusOfDomainError, type ErrorCode, type ErrorStatusWithCode } from '../../contract/errors.js'
 import { describeValidation } from '../../contract/validation-messages.js'
 import { CsrfError } from '../console/csrf-error.js'
 
 // The wording is shared with the MCP tools; it lives with the contract.
 export { describeValidation }
-
-const STATUS_OF: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
-  [InvalidInputError, 400],
-  [UnauthorizedError, 401],
-  [BudgetExhaustedError, 402],
-  [NotFoundError, 404],
-  [ConflictError, 409],
-  [RateLimitedError, 429],
-]
 
 /** Fastify's own refusals (a body it cannot parse, too large, not JSON): the first code of their status, but a 400 means the request could not be read. */
 function frameworkCode(status: number): ErrorCode {
@@ -32,10 +23,10 @@ export default fp(async function errors(app: FastifyInstance) {
     if (err.validation) {
       return reply.code(400).send(errorBody('invalid_request', describeValidation(err.validation, err.validationContext ?? 'body')))
     }
-    const mapped = STATUS_OF.find(([type]) => err instanceof type)
-    if (mapped && err instanceof DomainError) {
-      if (mapped[1] === 401) void reply.header('www-authenticate', 'Bearer')
-      return reply.code(mapped[1]).send(errorBody(err.code, err.message, err.details))
+    const status = err instanceof DomainError ? statusOfDomainError(err) : null
+    if (status !== null && err instanceof DomainError) {
+      if (status === 401) void reply.header('www-authenticate', 'Bearer')
+      return reply.code(status).send(errorBody(err.code, err.message, err.details))
     }
     if (err instanceof CsrfError) return reply.code(403).send(errorBody('csrf_failed', err.message))
     if (isDependencyUnavailable(err)) {
@@ -43,10 +34,10 @@ export default fp(async function errors(app: FastifyInstance) {
       request.log.warn({ error: err.message }, 'dependency unavailable: answered 503')
       return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send(errorBody('unavailable', 'service temporarily unavailable, retry later'))
     }
-    const status = err.statusCode ?? 500
-    if (status === 415) return reply.code(415).send(errorBody('unsupported_media_type', unsupportedMediaType(request.headers['content-type'])))
-    if (status >= 400 && status < 500 && !(err instanceof DomainError)) {
-      return reply.code(status).send(errorBody(frameworkCode(status), err.message))
+    const framework = err.statusCode ?? 500
+    if (framework === 415) return reply.code(415).send(errorBody('unsupported_media_type', unsupportedMediaType(request.headers['content-type'])))
+    if (framework >= 400 && framework < 500 && !(err instanceof DomainError)) {
+      return reply.code(framework).send(errorBody(frameworkCode(framework), err.message))
     }
     request.log.error({ err }, 'unhandled error')
     return reply.code(500).send(errorBody('internal_error', 'internal error'))

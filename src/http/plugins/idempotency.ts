@@ -24,8 +24,8 @@ export interface IdempotencyHooks {
  * create something: `{ ...app.idempotent, schema: { headers: IdempotencyKeyHeader, ... } }`.
  * Runs after authentication, rate limiting and validation, so a refused or malformed
  * request neither takes nor spends a key. The first request with a key claims it; its
- * answer, if below 500, is stored and answered again for 24 h to a request with the same key
- * and body; a 5xx frees the key, since a retry may then succeed (docs/tasks.md).
+ * answer, if below 500 and not a 429, is stored and answered again for 24 h to a request with
+ * the same key and body; a 5xx or 429 frees the key, since a retry may then succeed (docs/tasks.md).
  */
 export default fp(
   async function idempotency(app: FastifyInstance) {
@@ -57,7 +57,8 @@ export default fp(
       if (!claim) return payload
       claims.delete(request)
       try {
-        if (reply.statusCode < 500 && typeof payload === 'string') {
+        // A 429 did nothing (a batch refused whole by the rate limit): a retry after Retry-After may succeed.
+        if (reply.statusCode < 500 && reply.statusCode !== 429 && typeof payload === 'string') {
           const location = reply.getHeader('location')
           const response = {
             status: reply.statusCode,
@@ -87,10 +88,15 @@ export function keyOf(header: string): string {
   return quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : header
 }
 
-/** Same route and same JSON, whatever the order of its keys or its whitespace. */
+/**
+ * Same route, same path parameters and same JSON, whatever the order of its keys or its
+ * whitespace. Parameters count only where a route has some (POST /v1/tasks/{taskId}/rerun:
+ * one key for two tasks is two requests), so fingerprints stored before them still match.
+ */
 function fingerprintOf(request: FastifyRequest): string {
+  const params = isRecord(request.params) && Object.keys(request.params).length > 0 ? ` ${canonicalJson(request.params)}` : ''
   return createHash('sha256')
-    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.body)}`)
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}${params}\n${canonicalJson(request.body)}`)
     .digest('hex')
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
 import { RateLimitedError } from '../../domain/errors.js'
-import type { RatePolicy } from '../../domain/rate-limits/gcra.js'
+import type { RateDecision, RatePolicy } from '../../domain/rate-limits/gcra.js'
 import { RateLimitStore } from '../../infra/nats/rate-limit-store.js'
 import { clientSubject } from '../client-address.js'
 import type { LimitGroup, Limiter } from '../../contract/rate-limits.js'
@@ -41,21 +41,37 @@ export default fp(
     const table = policies(config)
     const store = config.RATE_LIMITS_ENABLED ? await RateLimitStore.open(nc, config.NATS_STREAM_REPLICAS, WINDOW_MS, log) : null
 
+    const refusal = (group: LimitGroup, retryAfterMs: number): RateLimitedError => {
+      const policy = table[group]
+      // Whole seconds, rounded up: never earlier than the moment a retry is admitted.
+      const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000))
+      app.infra.metrics.rateLimitRejected(group)
+      return new RateLimitedError(`rate limit exceeded for ${group}: ${policy.limit} requests per minute; retry in ${retryAfter} s`, retryAfter)
+    }
+    const announce = (group: LimitGroup, decision: RateDecision, reply: FastifyReply | undefined): void => {
+      const policy = table[group]
+      void reply?.header('ratelimit-policy', `"${group}";q=${policy.limit};w=${policy.windowMs / 1000}`)
+      void reply?.header('ratelimit', `"${group}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`)
+    }
+
     const limiter: Limiter = {
       async check(group, subject, reply) {
         if (!store) return
-        const policy = table[group]
-        const decision = await store.admit(policy, `${group}.${kvSafe(subject)}`, Date.now())
-        if (reply) {
-          void reply.header('ratelimit-policy', `"${group}";q=${policy.limit};w=${policy.windowMs / 1000}`)
-          void reply.header('ratelimit', `"${group}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`)
-        }
+        const decision = await store.admit(table[group], `${group}.${kvSafe(subject)}`, Date.now())
+        announce(group, decision, reply)
         if (decision.allowed) return
-        // Whole seconds, rounded up: never earlier than the moment a retry is admitted.
-        const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-        void reply?.header('retry-after', String(retryAfter))
-        app.infra.metrics.rateLimitRejected(group)
-        throw new RateLimitedError(`rate limit exceeded for ${group}: ${policy.limit} requests per minute; retry in ${retryAfter} s`, retryAfter)
+        const refused = refusal(group, decision.retryAfterMs)
+        void reply?.header('retry-after', String(refused.retryAfterSeconds))
+        throw refused
+      },
+      async checkEach(group, subject, count, reply) {
+        if (!store) return Array.from({ length: count }, () => null)
+        const now = Date.now()
+        // Asked in order before any answer: the store decides a key's waiting requests together, in arrival order.
+        const decisions = await Promise.all(Array.from({ length: count }, () => store.admit(table[group], `${group}.${kvSafe(subject)}`, now)))
+        const last = decisions.at(-1)
+        if (last) announce(group, last, reply)
+        return decisions.map((decision) => (decision.allowed ? null : refusal(group, decision.retryAfterMs)))
       },
     }
     app.decorate('limiter', limiter)

@@ -12,7 +12,8 @@ export const STREAMS = {
   MATS_ACCOUNTS: { subjects: [`${SUBJECT_ROOT}.account.>`, `${SUBJECT_ROOT}.apikey.>`], categories: ['account', 'apikey'] },
   MATS_SESSIONS: { subjects: [`${SUBJECT_ROOT}.session.>`], categories: ['session'] },
   // Decisions on actions share the task stream: one projection reads a proposal and its decision in log order.
-  MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`, `${SUBJECT_ROOT}.action.>`], categories: ['task', 'action'] },
+  // So do the re-runs of a task: stored in one atomic batch with the re-run's TaskCreated (ADR 0038).
+  MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`, `${SUBJECT_ROOT}.action.>`, `${SUBJECT_ROOT}.reruns.>`], categories: ['task', 'action', 'reruns'] },
   MATS_WEBHOOKS: { subjects: [`${SUBJECT_ROOT}.webhook.>`], categories: ['webhook'] },
 } as const satisfies Record<string, { subjects: readonly string[]; categories: readonly AggregateCategory[] }>
 
