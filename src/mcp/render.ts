@@ -43,9 +43,10 @@ export function sessionsText(sessions: readonly SessionView[], pagination: Pagin
 }
 
 export function taskText(task: TaskView): string {
-  const head = `Task ${task.id} is ${task.status} (agent ${task.agentType}, session ${task.sessionId}).`
+  const rerun = task.rerunOf ? `, a re-run of task ${task.rerunOf}` : ''
+  const head = `Task ${task.id} is ${task.status} (agent ${task.agentType}, session ${task.sessionId}${rerun}).`
   if (task.status === 'completed') return `${head}\n\nResult:\n\n${task.result ?? ''}`
-  if (task.status === 'failed') return `${head}\nError: ${task.error ?? 'unknown'}\nTasks are not retried: run a new one if needed.`
+  if (task.status === 'failed') return `${head}\nError: ${task.error ?? 'unknown'}\nTasks are not retried automatically: rerun_task runs it again.`
   return `${head}\nNot finished yet: call get_task with taskId "${task.id}" again in 10 to 30 seconds.`
 }
 

@@ -8,12 +8,13 @@ import { ListAgentsResponse } from '../contract/agents.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../contract/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../contract/tasks.js'
 import { reportTaskProgress } from './progress.js'
+import { rerunTaskTool } from './rerun-tool.js'
 import { actionText, pendingApprovalsText } from './render-actions.js'
 import { agentsText, sessionDetailsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
 import { defineTool, type Tool } from './tool.js'
 
 /**
- * The ten MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
+ * The eleven MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
  * group, same account scoping); only the envelope differs.
  */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
@@ -203,6 +204,7 @@ export const TOOLS: readonly Tool[] = [
   getTask,
   listTasksTool,
   cancelTaskTool,
+  rerunTaskTool,
   listPendingApprovalsTool,
   decideActionTool,
 ]

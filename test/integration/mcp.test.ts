@@ -58,7 +58,7 @@ function structured<T = Record<string, any>>(t: Test, result: CallToolResult, wh
   return result.structuredContent as T
 }
 
-t.test('tools/list: exactly the ten tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
+t.test('tools/list: exactly the eleven tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
   const { key } = await aCaller(service.infra, service.url)
   const client = await connect(t, service.url, key.key)
   const { tools } = await client.listTools()
@@ -73,6 +73,7 @@ t.test('tools/list: exactly the ten tools, with the REST TypeBox schemas as inpu
     'list_pending_approvals',
     'list_sessions',
     'list_tasks',
+    'rerun_task',
     'run_agent_task',
   ])
   const expected: Record<string, [unknown, unknown]> = {
@@ -84,6 +85,7 @@ t.test('tools/list: exactly the ten tools, with the REST TypeBox schemas as inpu
     get_task: [TaskParams, TaskResponse],
     list_tasks: [ListTasksQuery, ListTasksResponse],
     cancel_task: [TaskParams, TaskResponse],
+    rerun_task: [TaskParams, TaskResponse],
     list_pending_approvals: [PendingApprovalsQuery, PendingApprovalsResponse],
     decide_action: [DecideActionInput, ActionResponse],
   }
@@ -152,6 +154,26 @@ t.test('cancel_task: a task in flight ends failed as cancelled, as REST answers 
   const again = await call(client, 'cancel_task', { taskId: task.id })
   t.equal(again.isError, true)
   t.match(textOf(again), /already ended/)
+})
+
+t.test('rerun_task: a cancelled task runs again as a new task linked to it, as REST answers it; a foreign task is not found', async (t) => {
+  const { key, api } = await aCaller(service.infra, service.url)
+  const other = await aCaller(service.infra, service.url)
+  const client = await connect(t, service.url, key.key)
+  const { session } = structured(t, await call(client, 'create_session', aSessionBody()), 'create_session')
+  const { task } = structured(t, await call(client, 'run_agent_task', { sessionId: session.id, instruction: 'Plan the autumn launch' }), 'run_agent_task')
+  structured(t, await call(client, 'cancel_task', { taskId: task.id }), 'cancel_task')
+
+  const rerun = await call(client, 'rerun_task', { taskId: task.id })
+
+  const copy = structured(t, rerun, 'rerun_task').task
+  t.match(copy, { sessionId: session.id, instruction: 'Plan the autumn launch', rerunOf: task.id })
+  t.match((await api.get(`/v1/tasks/${copy.id}`)).body, { task: { id: copy.id, rerunOf: task.id, sessionId: session.id } }, 'the task GET /v1/tasks/{id} shows (a worker may have started it since)')
+  t.match(textOf(rerun), `a re-run of task ${task.id}`)
+  t.same((await api.get<{ task: { reruns: string[] } }>(`/v1/tasks/${task.id}`)).body.task.reruns, [copy.id])
+  const foreign = await call(await connect(t, service.url, other.key.key), 'rerun_task', { taskId: task.id })
+  t.equal(foreign.isError, true)
+  t.equal(textOf(foreign), 'task not found')
 })
 
 t.test('tool errors (isError) carry the REST messages: bad arguments name the field, unknown and foreign ids are not found', async (t) => {
