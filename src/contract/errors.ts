@@ -1,5 +1,15 @@
 import { Type, type TSchema } from 'typebox'
-import { BudgetExhaustedError, ConflictError, type DomainError, type DomainErrorCode, type ErrorDetails, InvalidInputError, NotFoundError, RateLimitedError, UnauthorizedError } from '../domain/errors.js'
+import {
+  BudgetExhaustedError,
+  ConflictError,
+  type DomainError,
+  type DomainErrorCode,
+  type ErrorDetails,
+  InvalidInputError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+} from '../domain/errors.js'
 
 /**
  * Every `code` an error answer can carry, by status. `error` says what went wrong for people

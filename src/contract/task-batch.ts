@@ -21,10 +21,7 @@ export const CreateTaskBatchBody = Type.Object(
  * checked on its own (against CreateTaskBody) so that a bad one is refused alone, with a
  * 400 naming `tasks[i].field`, and the others are created.
  */
-export const CreateTaskBatchEnvelope = Type.Object(
-  { tasks: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_BATCH_TASKS, description: tasksDescription }) },
-  { additionalProperties: false },
-)
+export const CreateTaskBatchEnvelope = Type.Object({ tasks: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_BATCH_TASKS, description: tasksDescription }) }, { additionalProperties: false })
 export type CreateTaskBatchEnvelope = Static<typeof CreateTaskBatchEnvelope>
 
 /** The statuses one body of a batch can be refused with. */
@@ -37,7 +34,8 @@ export const BatchTaskCreated = Type.Object({ status: Type.Literal(201), task: T
 export const BatchTaskRefused = Type.Object(
   {
     status: Type.Enum([...BATCH_REFUSALS], {
-      description: '400: this body is invalid (error names tasks[i].field); 402: budget spent; 404: session not found; 409: an identical brief is pending (existingTaskId names it, also when it is an earlier body of this batch); 429: over the tasks.create rate limit (retry this body later); 503: NATS out of reach; 500: a bug',
+      description:
+        '400: this body is invalid (error names tasks[i].field); 402: budget spent; 404: session not found; 409: an identical brief is pending (existingTaskId names it, also when it is an earlier body of this batch); 429: over the tasks.create rate limit (retry this body later); 503: NATS out of reach; 500: a bug',
     }),
     error: Type.String({ description: 'What went wrong, for people; a validation error names the field first (`tasks[3].instruction: …`)' }),
     code: Type.Enum(refusalCodes, { description: 'The code a POST /v1/tasks of this body alone would have answered' }),

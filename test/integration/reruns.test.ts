@@ -70,9 +70,15 @@ t.test('given an ended or running task, when it is re-run, then a new pending ta
   const link = events.find((e) => e.type === 'TaskRerunCreated' && e.aggregateId === cancelled.id)
   t.equal(link?.subject, `mats.reruns.${caller.account.id}.${cancelled.id}.TaskRerunCreated`, 'the link is an event of the re-runs of the original')
   t.equal(link?.seq, (created?.seq ?? 0) + 1, 'stored in one atomic batch with the TaskCreated it names')
-  t.same(eventsOf(events, originals.completed!).map((e) => e.type), ['TaskCreated', 'TaskStarted', 'TaskCompleted', 'TaskRerunCreated'], 'nothing is appended to the ended task itself (invariant 3)')
   t.same(
-    eventsOf(events, originals.completed!).filter((e) => e.subject.split('.')[1] === 'task').map((e) => e.type),
+    eventsOf(events, originals.completed!).map((e) => e.type),
+    ['TaskCreated', 'TaskStarted', 'TaskCompleted', 'TaskRerunCreated'],
+    'nothing is appended to the ended task itself (invariant 3)',
+  )
+  t.same(
+    eventsOf(events, originals.completed!)
+      .filter((e) => e.subject.split('.')[1] === 'task')
+      .map((e) => e.type),
     ['TaskCreated', 'TaskStarted', 'TaskCompleted'],
     'its own subjects end with its terminal event',
   )
@@ -148,8 +154,16 @@ t.test('given re-runs, when the read models are rebuilt from the log, then the l
     const original = tasks.find((task) => task.id === completed)
     return original?.reruns.length === 1 && tasks
   })
-  t.match(listed.find((task) => task.id === copy.id), { rerunOf: completed, reruns: [] }, 'the list shows rerunOf')
-  t.match(listed.find((task) => task.id === completed), { rerunOf: null, reruns: [copy.id] }, 'and reruns')
+  t.match(
+    listed.find((task) => task.id === copy.id),
+    { rerunOf: completed, reruns: [] },
+    'the list shows rerunOf',
+  )
+  t.match(
+    listed.find((task) => task.id === completed),
+    { rerunOf: null, reruns: [copy.id] },
+    'and reruns',
+  )
 
   const rebuilt = await cleanPass(infra, `rebuild_${randomUUID().slice(0, 8)}`)
 

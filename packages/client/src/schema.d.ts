@@ -149,6 +149,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tasks/{taskId}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run a task: a new task with the same session, agent, instruction and priority, linked to it both ways
+         * @description Creates a new task with the session, agent, instruction, title and priority of this one, whatever its status: completed, failed, cancelled or running. The new task carries rerunOf, and this one lists it in reruns, both stored at once. Every rule of POST /v1/tasks applies: an identical brief still pending (this task itself, when it is pending) is a 409 naming it, a spent budget a 402, and it spends one from the tasks.create rate limit. Another account's task is not found. Send Idempotency-Key to make a retry safe; Location names the new task.
+         */
+        post: operations["rerunTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 tasks in one call: each body of POST /v1/tasks created or refused on its own, answered in order
+         * @description Creates up to 100 tasks in one call, e.g. one brief for each of an agency's client sessions. Each body is what POST /v1/tasks takes, and is created or refused exactly as it would be alone, in the order sent: results holds one entry per body, { status: 201, task } or { status, error, code } (400 naming tasks[i].field, 402, 404, 409, 429). A bad body never fails the others. Each body spends one from the tasks.create rate limit; the bodies past the quota are answered 429 (retryAfter), and a batch of which no body is admitted is a 429 as a whole. With waitSeconds on some bodies, the answer comes when the longest wait is over. Send Idempotency-Key to make a retry safe: a retry with the same key and body answers the same results and creates nothing.
+         */
+        post: operations["createTaskBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/{taskId}/events": {
         parameters: {
             query?: never;
@@ -413,6 +453,34 @@ export interface components {
             lastUsedAt?: string | null;
             expiresAt?: string | null;
         };
+        /** BatchTaskCreated */
+        BatchTaskCreated: {
+            /** @enum {number} */
+            status: 201;
+            task: components["schemas"]["Task"];
+        };
+        /** BatchTaskRefused */
+        BatchTaskRefused: {
+            /**
+             * @description 400: this body is invalid (error names tasks[i].field); 402: budget spent; 404: session not found; 409: an identical brief is pending (existingTaskId names it, also when it is an earlier body of this batch); 429: over the tasks.create rate limit (retry this body later); 503: NATS out of reach; 500: a bug
+             * @enum {unknown}
+             */
+            status: 400 | 402 | 404 | 409 | 429 | 500 | 503;
+            /** @description What went wrong, for people; a validation error names the field first (`tasks[3].instruction: …`) */
+            error: string;
+            /**
+             * @description The code a POST /v1/tasks of this body alone would have answered
+             * @enum {unknown}
+             */
+            code: "invalid_request" | "malformed_request" | "budget_exhausted" | "not_found" | "identical_task_pending" | "identical_task_being_created" | "task_already_ended" | "action_not_pending" | "webhook_limit_reached" | "idempotency_key_in_flight" | "conflict" | "rate_limited" | "internal_error" | "unavailable" | "shutting_down" | "not_ready" | "webhooks_disabled";
+            /**
+             * Format: uuid
+             * @description With identical_task_pending: the pending task
+             */
+            existingTaskId?: string;
+            /** @description With 429: seconds until one more task would be admitted */
+            retryAfter?: number;
+        };
         /** CreatedWebhookResponse */
         CreatedWebhookResponse: {
             webhook: components["schemas"]["Webhook"];
@@ -436,6 +504,16 @@ export interface components {
              * @enum {unknown}
              */
             autonomy?: "draft-only" | "approval-required" | "autonomous";
+        };
+        /** CreateTaskBatchBody */
+        CreateTaskBatchBody: {
+            /** @description 1 to 100 bodies of POST /v1/tasks, each created (or refused) on its own, in order */
+            tasks: components["schemas"]["CreateTaskBody"][];
+        };
+        /** CreateTaskBatchResponse */
+        CreateTaskBatchResponse: {
+            /** @description One per body, in the order sent */
+            results: (components["schemas"]["BatchTaskCreated"] | components["schemas"]["BatchTaskRefused"])[];
         };
         /** CreateTaskBody */
         CreateTaskBody: {
@@ -687,6 +765,9 @@ export interface components {
             /** @enum {unknown} */
             status: "pending" | "running" | "completed" | "failed";
             parentTaskId?: string | null;
+            rerunOf?: string | null;
+            /** @description The re-runs of this task, oldest first; [] if none */
+            reruns?: string[];
             instruction?: string | null;
             result?: string | null;
             error?: string | null;
@@ -843,6 +924,11 @@ export interface components {
                 fingerprint: string;
                 /** @description For a delegated task, the supervisor task it is part of; else null. */
                 parentTaskId: string | null;
+                /**
+                 * Format: uuid
+                 * @description On a re-run only: the task it repeats, whose TaskRerunCreated (subject mats.reruns.<accountId>.<that task>.TaskRerunCreated) was stored with this event, atomically.
+                 */
+                rerunOf?: string;
                 /** @description The UTC month of the task's creation, which it is billed to. */
                 billingMonth: string;
                 /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
@@ -1736,6 +1822,225 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    rerunTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h answers the first response again, with Idempotent-Replayed: true, and creates nothing. Scoped to the account; a UUID is a good key; a structured-field string ("...") is read without its quotes. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The task, as POST /v1/tasks answered it */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new task, pending */
+            201: {
+                headers: {
+                    /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Monthly budget exhausted */
+            402: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error402"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Conflict: an identical task is already pending, a request with the same Idempotency-Key is still in flight, (cancelling) the task has already ended, or (deciding) the action is not awaiting approval */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request body */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    createTaskBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h answers the first response again, with Idempotent-Replayed: true, and creates nothing. Scoped to the account; a UUID is a good key; a structured-field string ("...") is read without its quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTaskBatchBody"];
+            };
+        };
+        responses: {
+            /** @description One result per body, in the order sent */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTaskBatchResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Conflict: an identical task is already pending, a request with the same Idempotency-Key is still in flight, (cancelling) the task has already ended, or (deciding) the action is not awaiting approval */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request body */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited; see Retry-After */

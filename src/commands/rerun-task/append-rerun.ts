@@ -12,7 +12,13 @@ import type { Executed, Issuer } from '../execute.js'
  * of the original are an append-only record, unguarded, so that re-runs racing each other
  * never conflict.
  */
-export async function appendRerun(infra: CommandContext, accountId: string, taskId: string, created: TaskCreated['data'] & { readonly rerunOf: string }, issuer: Issuer): Promise<Executed<TaskState, TaskEvent>> {
+export async function appendRerun(
+  infra: CommandContext,
+  accountId: string,
+  taskId: string,
+  created: TaskCreated['data'] & { readonly rerunOf: string },
+  issuer: Issuer,
+): Promise<Executed<TaskState, TaskEvent>> {
   const drafts = decideCreateTask(created, Task.initialState)
   const link = decideRecordRerun({ rerunTaskId: taskId }, TaskReruns.initialState)
   const metadata = { correlationId: issuer.correlationId, causationId: null, keyId: issuer.keyId }
