@@ -37,6 +37,22 @@ t.test('given the generated client, then a caller runs the whole flow through it
   t.equal(again.response.status, 409)
   t.equal(again.error?.code, 'task_already_ended', 'a typed error: { error, code }')
 
+  const rerun = await mats.POST('/tasks/{taskId}/rerun', { params: { path: { taskId: created.data?.task.id ?? '' } } })
+  t.equal(rerun.response.status, 201, 'POST /tasks/{taskId}/rerun')
+  t.equal(rerun.data?.task.rerunOf, created.data?.task.id, 'typed rerunOf')
+  const original = await mats.GET('/tasks/{taskId}', { params: { path: { taskId: created.data?.task.id ?? '' } } })
+  t.same(original.data?.task.reruns, [rerun.data?.task.id], 'typed reruns')
+
+  const batch = await mats.POST('/tasks/batch', {
+    body: { tasks: [{ sessionId, instruction: 'Write the welcome email' }, { sessionId, instruction: 'no' }] },
+    headers: { 'idempotency-key': `batch-${sessionId}` },
+  })
+  t.equal(batch.response.status, 200, 'POST /tasks/batch')
+  const [made, refusedBody] = batch.data?.results ?? []
+  t.equal(made?.status, 201)
+  t.ok(made && 'task' in made && made.task.sessionId === sessionId, 'a typed created result')
+  t.match(refusedBody, { status: 400, code: 'invalid_request', error: /^tasks\[1\]\.instruction/ }, 'a typed refused result')
+
   const wrongKey = createMatsClient({ baseUrl: `${service.url}/`, apiKey: 'mats_not-a-key' })
   const refused = await wrongKey.GET('/me')
   t.equal(refused.response.status, 401)
