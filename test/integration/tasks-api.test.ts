@@ -28,8 +28,8 @@ interface TaskList {
   error?: string
 }
 
-/** The spec's Task fields, and `parentTaskId`: the link from a delegated task to its supervisor task (issue 6). */
-const TASK_FIELDS = ['agentType', 'completedAt', 'createdAt', 'error', 'id', 'instruction', 'parentTaskId', 'result', 'sessionId', 'startedAt', 'status', 'taskType']
+/** The spec's Task fields, `parentTaskId` (the link from a delegated task to its supervisor task, issue 6), and `rerunOf` and `reruns` (the links of re-runs, issue 21). */
+const TASK_FIELDS = ['agentType', 'completedAt', 'createdAt', 'error', 'id', 'instruction', 'parentTaskId', 'rerunOf', 'reruns', 'result', 'sessionId', 'startedAt', 'status', 'taskType']
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 // 1000 POST-then-GET pairs on FerretDB take about two minutes: above tap's default 180 s for a file.
@@ -72,7 +72,7 @@ t.test('POST /v1/tasks answers 201 { task }: pending, with exactly the spec Task
   t.equal(res.status, 201)
   t.same(Object.keys(res.body), ['task'], 'the body is { task }')
   const task = res.body.task
-  t.same(Object.keys(task ?? {}).sort(), TASK_FIELDS, 'the spec Task fields and parentTaskId, nothing else')
+  t.same(Object.keys(task ?? {}).sort(), TASK_FIELDS, 'the spec Task fields, parentTaskId and the re-run links, nothing else')
   t.match(task, {
     id: UUID,
     sessionId,
@@ -272,7 +272,7 @@ t.test('GET /v1/tasks: newest first, filters, pagination, 404 and 400, accounts 
   t.equal(all.status, 200)
   t.same(idsOf(all), [t5, t4, t3, t2, t1], 'newest first')
   t.same(all.body.pagination, { page: 1, limit: 25, total: 5, totalPages: 1 }, 'defaults page 1, limit 25')
-  for (const task of all.body.tasks) t.same(Object.keys(task).sort(), TASK_FIELDS, 'listed tasks have the spec fields and parentTaskId only')
+  for (const task of all.body.tasks) t.same(Object.keys(task).sort(), TASK_FIELDS, 'listed tasks have the spec fields, parentTaskId and the re-run links only')
   t.same(idsOf(await list(`?sessionId=${s1}`)), [t5, t2, t1], 'by session')
   t.same(idsOf(await list('?status=pending')), [t5, t4, t3, t2, t1], 'status pending')
   const completed = await list('?status=completed')
