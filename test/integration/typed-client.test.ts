@@ -44,7 +44,12 @@ t.test('given the generated client, then a caller runs the whole flow through it
   t.same(original.data?.task.reruns, [rerun.data?.task.id], 'typed reruns')
 
   const batch = await mats.POST('/tasks/batch', {
-    body: { tasks: [{ sessionId, instruction: 'Write the welcome email' }, { sessionId, instruction: 'no' }] },
+    body: {
+      tasks: [
+        { sessionId, instruction: 'Write the welcome email' },
+        { sessionId, instruction: 'no' },
+      ],
+    },
     headers: { 'idempotency-key': `batch-${sessionId}` },
   })
   t.equal(batch.response.status, 200, 'POST /tasks/batch')

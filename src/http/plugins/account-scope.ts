@@ -23,6 +23,8 @@ export default fp(
     scope.addHook('onRoute', requireLimitGroup)
     scope.addHook('onRequest', scope.authenticate)
     scope.addHook('onRequest', async (request, reply) => {
+      // A batch spends its group once per item, in its handler (POST /v1/tasks/batch).
+      if (request.routeOptions.config.rateLimitPerItem) return
       await scope.limiter.check(limitGroupOf(request), principalOf(request).accountId, reply)
     })
   },
@@ -46,5 +48,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The quota a request of this route spends; read by the account scope's hook. */
     rateLimitGroup?: AccountLimitGroup
+    /**
+     * The handler spends `rateLimitGroup` itself, once per item of the request
+     * (`limiter.checkEach`), after Idempotency-Key: the scope only authenticates.
+     */
+    rateLimitPerItem?: true
   }
 }

@@ -3,7 +3,7 @@ import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { createTaskBatch } from '../../api/task-batch.js'
 import { rerunAgentTask } from '../../api/tasks.js'
-import { errors } from '../../contract/common.js'
+import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
 import { CreateTaskBatchBody, CreateTaskBatchEnvelope, CreateTaskBatchResponse } from '../../contract/task-batch.js'
 import { TaskParams, TaskResponse } from '../../contract/tasks.js'
@@ -19,15 +19,17 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/tasks/:taskId/rerun',
     {
-      onRequest: [app.authenticate, app.rateLimit('tasks.create')],
+      config: { rateLimitGroup: 'tasks.create' },
       ...app.idempotent,
       schema: {
         summary: 'Re-run a task: a new task with the same session, agent, instruction and priority, linked to it both ways',
         operationId: 'rerunTask',
+        description:
+          "Creates a new task with the session, agent, instruction, title and priority of this one, whatever its status: completed, failed, cancelled or running. The new task carries rerunOf, and this one lists it in reruns, both stored at once. Every rule of POST /v1/tasks applies: an identical brief still pending (this task itself, when it is pending) is a 409 naming it, a spent budget a 402, and it spends one from the tasks.create rate limit. Another account's task is not found. Send Idempotency-Key to make a retry safe; Location names the new task.",
         tags: ['tasks'],
         headers: IdempotencyKeyHeader,
         params: TaskParams,
-        response: { 201: replayable(TaskResponse), ...errors(400, 401, 402, 404, 409, 422, 429) },
+        response: { 201: answer(replayable(TaskResponse), 'The new task, pending'), ...errors(400, 401, 402, 404, 409, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -41,16 +43,18 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
     '/tasks/batch',
     {
       // The rate limit counts each body, in the handler: a replay from Idempotency-Key spends nothing.
-      onRequest: [app.authenticate],
+      config: { rateLimitGroup: 'tasks.create', rateLimitPerItem: true },
       ...app.idempotent,
       validatorCompiler: envelopeOnly,
       schema: {
         summary: 'Create up to 100 tasks in one call: each body of POST /v1/tasks created or refused on its own, answered in order',
         operationId: 'createTaskBatch',
+        description:
+          "Creates up to 100 tasks in one call, e.g. one brief for each of an agency's client sessions. Each body is what POST /v1/tasks takes, and is created or refused exactly as it would be alone, in the order sent: results holds one entry per body, { status: 201, task } or { status, error, code } (400 naming tasks[i].field, 402, 404, 409, 429). A bad body never fails the others. Each body spends one from the tasks.create rate limit; the bodies past the quota are answered 429 (retryAfter), and a batch of which no body is admitted is a 429 as a whole. With waitSeconds on some bodies, the answer comes when the longest wait is over. Send Idempotency-Key to make a retry safe: a retry with the same key and body answers the same results and creates nothing.",
         tags: ['tasks'],
         headers: IdempotencyKeyHeader,
         body: CreateTaskBatchBody,
-        response: { 200: replayable(CreateTaskBatchResponse), ...errors(400, 401, 409, 422, 429) },
+        response: { 200: answer(replayable(CreateTaskBatchResponse), 'One result per body, in the order sent'), ...errors(400, 401, 409, 422, 429) },
       },
     },
     async (request, reply) => {
