@@ -171,3 +171,25 @@ t.test('given a tasks.create limit of 3 a minute, when batches are sent, then ea
   const retried = await batch(caller, [{ sessionId, instruction: 'Write tweet number 6' }], key)
   t.not(retried.headers.get('idempotent-replayed'), 'true', 'a 429 is not stored as the answer of its key')
 })
+
+// Last: its worker runs whatever the earlier tests left pending.
+t.test('given bodies with waitSeconds, when the batch is sent, then the waits run together and the answer shows the tasks ended', async (t) => {
+  const worker = await startTestService(t, servers, { roles: ['api', 'worker'], env: { OFFLINE_AGENT_LATENCY_MS: '1500' } })
+  const caller = await aCaller(infra, worker.url)
+  const sessionId = await newSession(caller)
+
+  const sentAt = Date.now()
+  const answer = await batch(caller, [
+    { sessionId, agentType: 'seo', instruction: 'Audit the pricing page titles', waitSeconds: 30 },
+    { sessionId, agentType: 'cro', instruction: 'Review the signup form', waitSeconds: 30 },
+    { sessionId, agentType: 'creative', instruction: 'Sketch three banner ideas' },
+  ])
+  const ms = Date.now() - sentAt
+
+  t.same(
+    answer.body.results.map((result) => ('task' in result ? result.task.status : result.status)),
+    ['completed', 'completed', 'pending'],
+    'the bodies that asked to wait show their end; the other as created',
+  )
+  t.comment(`answered in ${ms} ms (the worker also runs the tasks the earlier tests left pending)`)
+})
