@@ -1,7 +1,5 @@
 import { decideRecordRerun, TaskReruns } from '../../domain/tasks/reruns.js'
 import { decideCreateTask, Task, type TaskCreated, type TaskEvent, type TaskState } from '../../domain/tasks/task.js'
-import type { Recorded } from '../../domain/message.js'
-import { partOf } from '../../infra/nats/event-store.js'
 import { streamOf } from '../../infra/nats/subjects.js'
 import type { CommandContext } from '../context.js'
 import type { Executed, Issuer } from '../execute.js'
@@ -22,11 +20,12 @@ export async function appendRerun(
   const drafts = decideCreateTask(created, Task.initialState)
   const link = decideRecordRerun({ rerunTaskId: taskId }, TaskReruns.initialState)
   const metadata = { correlationId: issuer.correlationId, causationId: null, keyId: issuer.keyId }
-  const [recorded = []] = await infra.events.appendTogether(
-    [partOf(Task, { accountId, aggregateId: taskId }, drafts, 0), partOf(TaskReruns, { accountId, aggregateId: created.rerunOf }, link, null)],
+  const [appended] = await infra.events.appendWithRecord(
+    Task,
+    { key: { accountId, aggregateId: taskId }, drafts, expectedVersion: 0 },
+    { aggregate: TaskReruns, key: { accountId, aggregateId: created.rerunOf }, drafts: link },
     { metadata, now: infra.clock() },
   )
-  const appended = recorded as unknown as Recorded<TaskEvent>[]
   const state = appended.reduce((s, e) => Task.evolve(s, e as unknown as TaskEvent), Task.initialState)
   await infra.projectInline(streamOf('task'), taskId, appended)
   return { accountId, state, appended, history: appended }

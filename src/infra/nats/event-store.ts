@@ -128,6 +128,29 @@ export class EventStore {
   }
 
   /**
+   * One decision's drafts for an aggregate and, in the same atomic batch, an append-only
+   * record on another aggregate of the same stream that no decision reads (a task's re-runs,
+   * ADR 0038): all or none; only `part` is guarded, so records never conflict with each other.
+   */
+  async appendWithRecord<State, Event extends EventDraft, RecordState, RecordEvent extends EventDraft>(
+    aggregate: Aggregate<State, Event>,
+    part: AppendPart<Event>,
+    record: { readonly aggregate: Aggregate<RecordState, RecordEvent>; readonly key: AggregateKey & { accountId: string }; readonly drafts: readonly RecordEvent[] },
+    options: Omit<AppendOptions, 'expectedVersion'>,
+  ): Promise<[Recorded<Event>[], Recorded<RecordEvent>[]]> {
+    const stream = streamOf(aggregate.category)
+    if (streamOf(record.aggregate.category) !== stream) throw new RangeError(`a record appended with ${aggregate.category} must be in ${stream}`)
+    const guard = { expected: part.expectedVersion, subjects: aggregateSubjects(aggregate.category, part.key.accountId, part.key.aggregateId) }
+    const decided = part.drafts.map((draft, i) => ({ ...toEnvelope(aggregate, part.key, draft, options), guard: i === 0 ? guard : null }))
+    const recorded = record.drafts.map((draft) => ({ ...toEnvelope(record.aggregate, record.key, draft, options), guard: null }))
+    const all = [...decided, ...recorded]
+    if (all.length === 0) return [[], []]
+    let seq = (await this.publishBatch(stream, all)) - all.length
+    const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
+    return [decided.map(stamp) as unknown as Recorded<Event>[], recorded.map(stamp) as unknown as Recorded<RecordEvent>[]]
+  }
+
+  /**
    * The account's events of a category stored after sequence `afterSeq`, in stream order:
    * what a read model at `afterSeq` has yet to apply.
    */
