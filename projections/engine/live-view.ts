@@ -69,6 +69,12 @@ export class LiveView<Doc extends { _id: string }> {
     return { doc: entry.doc, caughtUp }
   }
 
+  /** The document as held now: undefined when not held (not asked for yet, or forgotten), null when it has no event yet. */
+  current(id: string): Stored<Doc> | null | undefined {
+    const entry = this.entries.get(id)
+    return entry && entry.pending === null ? entry.doc : undefined
+  }
+
   stop(): void {
     this.stopped = true
     void this.messages?.close()

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto'
+import t from 'tap'
+import { BudgetExhaustedError } from '../../src/domain/errors.js'
+import type { RecordedEvent } from '../../src/domain/message.js'
+import { Budgets, type SpendDoc, type SpendView } from '../../src/commands/create-task/budget.js'
+import { spendId } from '../../projections/index.js'
+import { anAccount } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { connectTestInfra, testLog } from '../helpers/service.js'
+
+const RESERVATION_MICROS = 10_000
+
+/**
+ * The spend view's port, held in memory and driven by the test: `applyNext` lands just after
+ * the next `get` has answered, before its caller goes on, as the live view's consumer loop
+ * may apply a queued event between two turns of a request.
+ */
+class InterleavingSpendView implements SpendView {
+  private doc: SpendDoc | null = null
+  private readonly listeners: ((event: RecordedEvent) => void)[] = []
+  private next: RecordedEvent | undefined
+
+  applyAfterNextAnswer(event: RecordedEvent): void {
+    this.next = event
+  }
+
+  async get(): Promise<{ doc: SpendDoc | null; caughtUp: boolean }> {
+    const answer = { doc: this.doc, caughtUp: true }
+    const event = this.next
+    this.next = undefined
+    if (event) queueMicrotask(() => this.apply(event))
+    return answer
+  }
+
+  current(): SpendDoc | null {
+    return this.doc
+  }
+
+  onApplied(listener: (event: RecordedEvent) => void): void {
+    this.listeners.push(listener)
+  }
+
+  stop(): void {}
+
+  private apply(event: RecordedEvent): void {
+    this.doc = { spentMicros: this.doc?.spentMicros ?? 0, reservedMicros: (this.doc?.reservedMicros ?? 0) + RESERVATION_MICROS }
+    for (const listener of this.listeners) listener(event)
+  }
+}
+
+function taskCreated(accountId: string, taskId: string): RecordedEvent {
+  const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
+  return {
+    id: randomUUID(),
+    type: 'TaskCreated',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    accountId,
+    aggregateId: taskId,
+    data: {},
+    metadata,
+    seq: 1,
+    subject: `mats.task.${accountId}.${taskId}.TaskCreated`,
+  }
+}
+
+t.test('given a budget for one task reserved by a first task, when the view applies that task while a second check is between turns, then the second is refused', async (t) => {
+  const servers = await startServers(t)
+  const infra = await connectTestInfra(t, servers)
+  const account = await anAccount(infra, { monthlyBudgetUsd: 0.01 })
+  const view = new InterleavingSpendView()
+  const budgets = new Budgets({ view, spendId, events: infra.events, log: testLog() })
+  const now = new Date()
+  const first = randomUUID()
+  await budgets.reserve(account.id, first, now, RESERVATION_MICROS)
+
+  view.applyAfterNextAnswer(taskCreated(account.id, first))
+  const second = await budgets.reserve(account.id, randomUUID(), now, RESERVATION_MICROS).catch((err: unknown) => err)
+
+  t.type(second, BudgetExhaustedError, 'the first reservation is counted once, in the view, after its grant is dropped')
+  t.same(await budgets.monthToDate(account.id, now), { budgetMicros: RESERVATION_MICROS, spentMicros: 0, reservedMicros: RESERVATION_MICROS })
+})
