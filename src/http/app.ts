@@ -24,6 +24,7 @@ import system from './routes/system.js'
 import taskEvents from './routes/task-events.js'
 import tasks from './routes/tasks.js'
 import taskRerunsAndBatches from './routes/task-reruns-and-batches.js'
+import usage from './routes/usage.js'
 import webhooks from './routes/webhooks.js'
 import './types.js'
 
@@ -63,6 +64,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
       await v1.register(accountEvents)
       await v1.register(actions)
       await v1.register(me)
+      await v1.register(usage)
       await v1.register(webhooks)
     },
     { prefix: API_PREFIX },
