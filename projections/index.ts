@@ -3,7 +3,9 @@ import { accountsProjection } from './read-models/accounts.js'
 import { actionsProjection } from './read-models/actions.js'
 import { apiKeysProjection } from './read-models/api-keys.js'
 import { accountSpendProjection } from './read-models/account-spend.js'
+import { accountUsageProjection } from './read-models/account-usage.js'
 import { sessionsProjection } from './read-models/sessions.js'
+import { taskCountsProjection } from './read-models/task-counts.js'
 import { tasksProjection } from './read-models/tasks.js'
 import { webhooksProjection } from './read-models/webhooks.js'
 
@@ -18,7 +20,7 @@ export type { Projection, Stored } from './engine/projection.js'
 export { ProjectionProgress } from './engine/progress.js'
 export { LiveView } from './engine/live-view.js'
 export { watchProjectionLag } from './engine/lag-metrics.js'
-export { accountsProjection, actionsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection, webhooksProjection }
+export { accountsProjection, actionsProjection, apiKeysProjection, sessionsProjection, tasksProjection, taskCountsProjection, accountSpendProjection, accountUsageProjection, webhooksProjection }
 export type { ActionDoc } from './read-models/actions.js'
 export type { AccountDoc } from './read-models/accounts.js'
 export type { ApiKeyDoc } from './read-models/api-keys.js'
@@ -26,7 +28,19 @@ export { sessionDocFromHistory, type SessionDoc } from './read-models/sessions.j
 export { taskDocFromHistory, type TaskDoc } from './read-models/tasks.js'
 export { actionDocFromHistory } from './read-models/actions.js'
 export { spendId, type AccountSpendDoc } from './read-models/account-spend.js'
+export { lastDayOf, type AccountUsageDoc } from './read-models/account-usage.js'
+export type { TaskCountsDoc } from './read-models/task-counts.js'
 export type { WebhookDoc } from './read-models/webhooks.js'
 export { activeWebhooks, ownedWebhook } from './queries/webhooks.js'
 
-export const ALL_PROJECTIONS: readonly Projection[] = [accountsProjection, apiKeysProjection, sessionsProjection, tasksProjection, accountSpendProjection, actionsProjection, webhooksProjection]
+export const ALL_PROJECTIONS: readonly Projection[] = [
+  accountsProjection,
+  apiKeysProjection,
+  sessionsProjection,
+  tasksProjection,
+  taskCountsProjection,
+  accountSpendProjection,
+  accountUsageProjection,
+  actionsProjection,
+  webhooksProjection,
+]

@@ -6,12 +6,13 @@ export interface Page<T> {
   readonly total: number
 }
 
-/** One page of an account's documents, newest first (`_id` breaks ties), and how many match in all. */
+/** One page of an account's documents, newest first (`_id` breaks ties), and how many match in all (counted unless given). */
 export async function newestFirst<Doc extends { _id: string; accountId: string; createdAt: string }>(
   collection: Collection<Stored<Doc>>,
   filter: Filter<Stored<Doc>>,
   page: number,
   limit: number,
+  knownTotal?: number,
 ): Promise<Page<WithId<Stored<Doc>>>> {
   const [items, total] = await Promise.all([
     collection
@@ -20,7 +21,7 @@ export async function newestFirst<Doc extends { _id: string; accountId: string; 
       .skip((page - 1) * limit)
       .limit(limit)
       .toArray(),
-    collection.countDocuments(filter),
+    knownTotal ?? collection.countDocuments(filter),
   ])
   return { items, total }
 }

@@ -8,14 +8,22 @@ export interface TaskFilter {
   readonly sessionId?: string | undefined
   readonly status?: TaskDoc['status'] | undefined
   readonly agentType?: TaskDoc['agentType'] | undefined
+  readonly priority?: TaskDoc['priority'] | undefined
+  /** Created at or after (ISO 8601, as stored). */
+  readonly createdFrom?: string | undefined
+  /** Created before. */
+  readonly createdTo?: string | undefined
 }
 
-export function listTasks(readModels: ReadModels, accountId: string, filter: TaskFilter, page: number, limit: number): Promise<Page<TaskDoc>> {
+/** `total`, when the caller knows it (from the counts read model), spares counting the matches. */
+export function listTasks(readModels: ReadModels, accountId: string, filter: TaskFilter, page: number, limit: number, total?: number): Promise<Page<TaskDoc>> {
   const query: Filter<Stored<TaskDoc>> = {
     accountId,
     ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.agentType ? { agentType: filter.agentType } : {}),
+    ...(filter.priority ? { priority: filter.priority } : {}),
+    ...(filter.createdFrom || filter.createdTo ? { createdAt: { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lt: filter.createdTo } : {}) } } : {}),
   }
-  return newestFirst(readModels.collection<TaskDoc>(tasksProjection), query, page, limit)
+  return newestFirst(readModels.collection<TaskDoc>(tasksProjection), query, page, limit, total)
 }

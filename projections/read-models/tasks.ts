@@ -43,12 +43,13 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent | Ta
   name: 'tasks',
   stream: 'MATS_TASKS',
   canHandle: ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted', 'TaskFailed', 'TaskRerunCreated'],
-  // Newest first within an account, optionally narrowed by one filter; `_id` breaks ties.
+  // Newest first within an account, optionally narrowed by one filter (a created-from/to range rides on any of them); `_id` breaks ties.
   indexes: [
     { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'by_account_newest' },
     { key: { accountId: 1, sessionId: 1, createdAt: -1, _id: -1 }, name: 'by_session_newest' },
     { key: { accountId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_status_newest' },
     { key: { accountId: 1, agentType: 1, createdAt: -1, _id: -1 }, name: 'by_agent_newest' },
+    { key: { accountId: 1, priority: 1, createdAt: -1, _id: -1 }, name: 'by_priority_newest' },
   ],
   // Tasks are the hot path: the projector alone writes them, and reads fall back to the log (src/queries/read-task.ts).
   inline: false,

@@ -1,5 +1,6 @@
 import { sessionDocFromHistory } from '../../projections/index.js'
 import { listSessions } from '../../projections/queries/sessions.js'
+import { changeSessionAutonomy } from '../commands/change-session-autonomy/change-session-autonomy.js'
 import { createSession } from '../commands/create-session/create-session.js'
 import type { Issuer } from '../commands/execute.js'
 import { NotFoundError } from '../domain/errors.js'
@@ -7,7 +8,7 @@ import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
 import { Session } from '../domain/sessions/session.js'
 import type { AppContext } from '../app-context.js'
 import { pageOf, paginationFor } from '../contract/common.js'
-import type { CreateSessionBody } from '../contract/sessions.js'
+import type { CreateSessionBody, UpdateSessionBody } from '../contract/sessions.js'
 import { documentOf, sessionView } from './views.js'
 
 /**
@@ -47,4 +48,14 @@ export async function getSession(infra: AppContext, accountId: string, sessionId
   const doc = sessionDocFromHistory(events)
   if (!doc) throw new NotFoundError('session not found')
   return { session: sessionView(doc) }
+}
+
+/**
+ * Changes what can change of a session (its autonomy) and answers the session as its events
+ * now leave it. Setting the autonomy it already has records nothing; another account's session
+ * is not found. The new autonomy governs the write actions of runs that start afterwards.
+ */
+export async function updateSession(infra: AppContext, accountId: string, sessionId: string, body: UpdateSessionBody, issuer: Issuer) {
+  await changeSessionAutonomy(infra, { accountId, sessionId }, body.autonomy, issuer)
+  return getSession(infra, accountId, sessionId)
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { taskDocFromHistory, type TaskDoc } from '../../projections/index.js'
+import { taskCountsProjection, taskDocFromHistory, type TaskCountsDoc, type TaskDoc } from '../../projections/index.js'
 import { listTasks } from '../../projections/queries/tasks.js'
 import { cancelTask } from '../commands/cancel-task/cancel-task.js'
 import { createTask } from '../commands/create-task/create-task.js'
@@ -12,7 +12,7 @@ import type { CreateTaskBody, ListTasksQuery } from '../contract/tasks.js'
 import { readTask } from '../queries/read-task.js'
 import { awaitTaskEnd } from '../queries/await-task-end.js'
 import { requireSession } from '../queries/require-session.js'
-import { awaitTasksReadModel } from '../queries/tasks-caught-up.js'
+import { awaitTaskStreamReadModel, awaitTasksReadModel } from '../queries/tasks-caught-up.js'
 import { documentOf, taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
@@ -58,12 +58,27 @@ export async function getTask(infra: AppContext, accountId: string, taskId: stri
 }
 
 export async function listTasksPage(infra: AppContext, accountId: string, query: ListTasksQuery) {
-  const { sessionId, status, agentType } = query
+  const { sessionId, status, agentType, priority } = query
+  // Unfiltered, or by status alone: the total is a stored count, not a count of the matches (which grows with the history).
+  const countable = !sessionId && !agentType && !priority && !query.createdFrom && !query.createdTo
   await Promise.all([sessionId ? requireSession(infra, accountId, sessionId) : undefined, awaitTasksReadModel(infra, accountId)])
+  const counts = countable ? await taskCountsOf(infra, accountId) : undefined
   const { page, limit } = pageOf(query)
-  const { items, total } = await listTasks(infra.readModels, accountId, { sessionId, status, agentType }, page, limit)
+  const filter = { sessionId, status, agentType, priority, createdFrom: instant(query.createdFrom), createdTo: instant(query.createdTo) }
+  const { items, total } = await listTasks(infra.readModels, accountId, filter, page, limit, counts && (status ? counts[status] : counts.total))
   return { tasks: items.map(taskView), pagination: paginationFor(page, limit, total) }
 }
+
+/** How many of the account's tasks are in each status, as of everything the log held when asked (within the catch-up wait). */
+export async function taskCountsOf(infra: AppContext, accountId: string) {
+  await awaitTaskStreamReadModel(infra, taskCountsProjection, accountId)
+  const doc = await infra.readModels.collection<TaskCountsDoc>(taskCountsProjection).findOne({ _id: accountId })
+  const { pending = 0, running = 0, completed = 0, failed = 0 } = doc ?? {}
+  return { pending, running, completed, failed, total: pending + running + completed + failed }
+}
+
+/** A date-time as the read model stores instants (UTC, milliseconds), so that strings compare as times. */
+const instant = (value: string | undefined): string | undefined => (value === undefined ? undefined : new Date(value).toISOString())
 
 /** How long a cancel of a running task waits for its worker to record the end. */
 const CANCEL_WAIT_MS = 3000

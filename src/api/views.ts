@@ -1,5 +1,6 @@
 import type { SessionDoc, TaskDoc } from '../../projections/index.js'
 import { DEFAULT_AUTONOMY } from '../domain/sessions/autonomy.js'
+import { microsToUsd } from '../domain/money.js'
 
 /** The Session and Task resources of the spec, from their read-model documents. */
 /** Every field a session stores is shown: what was given at creation, its autonomy, what its runs learned. */
@@ -9,9 +10,27 @@ export function sessionView(doc: SessionDoc) {
 }
 
 export function taskView(doc: TaskDoc) {
-  const { _id, sessionId, agentType, taskType, parentTaskId, status, instruction, result, error, createdAt, startedAt, completedAt } = doc
-  const links = { rerunOf: doc.rerunOf ?? null, reruns: [...(doc.reruns ?? [])] }
-  return { id: _id, sessionId, agentType, taskType, parentTaskId, ...links, status, instruction, result: status === 'completed' ? result : null, error, createdAt, startedAt, completedAt }
+  const { _id, sessionId, agentType, taskType, parentTaskId, status, priority, title, instruction, result, error, createdAt, startedAt, completedAt, usage, costMicros } = doc
+  return {
+    id: _id,
+    sessionId,
+    agentType,
+    taskType,
+    parentTaskId,
+    rerunOf: doc.rerunOf ?? null,
+    reruns: [...(doc.reruns ?? [])],
+    status,
+    priority,
+    title,
+    instruction,
+    result: status === 'completed' ? result : null,
+    error,
+    createdAt,
+    startedAt,
+    completedAt,
+    usage,
+    costUsd: microsToUsd(costMicros),
+  }
 }
 
 /** The document an aggregate's own history folds into; it has one once the command that created it answered. */

@@ -35,6 +35,13 @@ export const CreateSessionBody = Type.Object(
 )
 export type CreateSessionBody = Static<typeof CreateSessionBody>
 
+/** What of a session can change after its creation: its autonomy (ADR 0016); the company context is as given at creation. */
+export const UpdateSessionBody = Type.Object({ autonomy: Autonomy }, { title: 'UpdateSessionBody', additionalProperties: false })
+export type UpdateSessionBody = Static<typeof UpdateSessionBody>
+
+/** update_session (MCP): the session and the change, in one object. */
+export const UpdateSessionInput = Type.Object({ sessionId: Uuid, autonomy: Autonomy }, { additionalProperties: false })
+
 export const ListSessionsQuery = Type.Object(PageQuery, { additionalProperties: false })
 
 export const SessionParams = Type.Object({ sessionId: Type.String({ format: 'uuid', description: 'The session, as POST /v1/sessions answered it' }) }, { additionalProperties: false })

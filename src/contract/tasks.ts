@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { PRIORITIES, TASK_STATUSES, TASK_TYPES } from '../domain/tasks/task.js'
+import { Usage } from '../domain/events/tasks.js'
 import { AgentType } from './agents.js'
 import { DateTime, NOT_BLANK, Nullable, PageQuery, Pagination, Uuid } from './common.js'
 
@@ -12,6 +13,8 @@ export const Task = Type.Object(
     agentType: AgentType,
     taskType: Type.Enum([...TASK_TYPES], { description: 'instruction: created from a brief; delegated: a part of a brief the supervisor gave a specialist' }),
     status: TaskStatus,
+    priority: Type.Optional(Type.Enum([...PRIORITIES], { description: 'As given at creation' })),
+    title: Type.Optional(Nullable(Type.String({ description: 'As given at creation' }))),
     parentTaskId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a delegated task: the supervisor task it is part of' }))),
     rerunOf: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a re-run (POST /v1/tasks/{taskId}/rerun): the task it repeats; else null' }))),
     reruns: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { description: 'The re-runs of this task, oldest first; [] if none' })),
@@ -21,6 +24,8 @@ export const Task = Type.Object(
     createdAt: Type.Optional(Nullable(DateTime)),
     startedAt: Type.Optional(Nullable(DateTime)),
     completedAt: Type.Optional(Nullable(DateTime)),
+    usage: Type.Optional(Type.Union([Usage, Type.Null()], { description: 'The provider, model and tokens of the run, once it ended; null before, and when no model answered' })),
+    costUsd: Type.Optional(Type.Number({ minimum: 0, description: 'What the run cost, once it ended (0 before); USD, exact to the micro-dollar' })),
   },
   { title: 'Task' },
 )
@@ -43,11 +48,26 @@ export const ListTasksQuery = Type.Object(
     sessionId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the tasks of this session' })),
     status: Type.Optional(Type.Enum([...TASK_STATUSES], { description: 'Only the tasks in this status' })),
     agentType: Type.Optional(Type.Enum(AgentType.enum, { description: 'Only the tasks of this agent' })),
+    priority: Type.Optional(Type.Enum([...PRIORITIES], { description: 'Only the tasks of this priority' })),
+    createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only the tasks created at or after this instant' })),
+    createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only the tasks created before this instant' })),
     ...PageQuery,
   },
   { additionalProperties: false },
 )
 export type ListTasksQuery = Static<typeof ListTasksQuery>
+
+export const TaskCounts = Type.Object(
+  {
+    pending: Type.Integer({ minimum: 0 }),
+    running: Type.Integer({ minimum: 0 }),
+    completed: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({ minimum: 0, description: 'All of them' }),
+  },
+  { title: 'TaskCounts', additionalProperties: false },
+)
+export const TaskCountsResponse = Type.Object({ counts: TaskCounts }, { title: 'TaskCountsResponse' })
 
 export const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid', description: 'The task, as POST /v1/tasks answered it' }) }, { additionalProperties: false })
 

@@ -14,6 +14,7 @@ import openapi, { API_PREFIX } from './plugins/openapi.js'
 import rateLimit from './plugins/rate-limit.js'
 import streamLimit from './plugins/stream-limit.js'
 import tracing from './plugins/tracing.js'
+import accountEvents from './routes/account-events.js'
 import actions from './routes/actions.js'
 import agents from './routes/agents.js'
 import consoleSession from './routes/console-session.js'
@@ -23,6 +24,7 @@ import system from './routes/system.js'
 import taskEvents from './routes/task-events.js'
 import tasks from './routes/tasks.js'
 import taskRerunsAndBatches from './routes/task-reruns-and-batches.js'
+import usage from './routes/usage.js'
 import webhooks from './routes/webhooks.js'
 import './types.js'
 
@@ -59,8 +61,10 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
       await v1.register(tasks)
       await v1.register(taskRerunsAndBatches)
       await v1.register(taskEvents)
+      await v1.register(accountEvents)
       await v1.register(actions)
       await v1.register(me)
+      await v1.register(usage)
       await v1.register(webhooks)
     },
     { prefix: API_PREFIX },

@@ -1,11 +1,11 @@
 import { Type } from 'typebox'
 import { decideActionOf, listPendingApprovals } from '../api/actions.js'
-import { createSessionFromBody, getSession as getSessionView, listSessionsPage } from '../api/sessions.js'
+import { createSessionFromBody, getSession as getSessionView, listSessionsPage, updateSession } from '../api/sessions.js'
 import { cancelTaskAndWait, getTask as getTaskView, listTasksPage, runAgentTask } from '../api/tasks.js'
 import { AGENTS } from '../domain/agents/catalogue.js'
 import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../contract/actions.js'
 import { ListAgentsResponse } from '../contract/agents.js'
-import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../contract/sessions.js'
+import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse, UpdateSessionInput } from '../contract/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../contract/tasks.js'
 import { reportTaskProgress } from './progress.js'
 import { rerunTaskTool } from './rerun-tool.js'
@@ -81,6 +81,23 @@ const createSessionTool = defineTool({
   async run(ctx, body) {
     const created = await createSessionFromBody(ctx.infra, ctx.principal.accountId, body, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
     return { structured: created, text: sessionText(created.session, true) }
+  },
+})
+
+const updateSessionTool = defineTool({
+  name: 'update_session',
+  title: 'Update session',
+  description:
+    "Change a session's autonomy, how far agents may act on the user's live platforms: draft-only (write actions stay drafts), " +
+    "approval-required (they await a person's approval) or autonomous (connected platforms are changed). Only when the user asks for it; " +
+    'runs that start afterwards follow the new setting. Errors: session not found. Returns { session }.',
+  limitGroup: 'sessions',
+  input: UpdateSessionInput,
+  output: SessionResponse,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(ctx, { sessionId, autonomy }) {
+    const updated = await updateSession(ctx.infra, ctx.principal.accountId, sessionId, { autonomy }, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    return { structured: updated, text: sessionDetailsText(updated.session) }
   },
 })
 
@@ -200,6 +217,7 @@ export const TOOLS: readonly Tool[] = [
   listSessionsTool,
   getSessionTool,
   createSessionTool,
+  updateSessionTool,
   runAgentTaskTool,
   getTask,
   listTasksTool,

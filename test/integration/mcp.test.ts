@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import { operator } from '../../src/commands/execute.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
-import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../../src/contract/sessions.js'
+import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse, UpdateSessionInput } from '../../src/contract/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../../src/contract/tasks.js'
 import { ListAgentsResponse } from '../../src/contract/agents.js'
 import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../../src/contract/actions.js'
@@ -75,12 +75,14 @@ t.test('tools/list: exactly the eleven tools, with the REST TypeBox schemas as i
     'list_tasks',
     'rerun_task',
     'run_agent_task',
+    'update_session',
   ])
   const expected: Record<string, [unknown, unknown]> = {
     list_agents: [{ type: 'object', properties: {}, additionalProperties: false }, ListAgentsResponse],
     list_sessions: [ListSessionsQuery, ListSessionsResponse],
     create_session: [CreateSessionBody, SessionResponse],
     get_session: [SessionParams, SessionResponse],
+    update_session: [UpdateSessionInput, SessionResponse],
     run_agent_task: [CreateTaskBody, TaskResponse],
     get_task: [TaskParams, TaskResponse],
     list_tasks: [ListTasksQuery, ListTasksResponse],
@@ -114,6 +116,12 @@ t.test('the whole flow: create_session, get_session, run_agent_task (waiting), g
   const unknown = await call(client, 'get_session', { sessionId: randomUUID() })
   t.equal(unknown.isError, true)
   t.equal(textOf(unknown), 'session not found')
+
+  const updated = await call(client, 'update_session', { sessionId: session.id, autonomy: 'draft-only' })
+  t.match(structured(t, updated, 'update_session'), { session: { id: session.id, autonomy: 'draft-only' } }, 'update_session changes the autonomy')
+  t.same(updated.structuredContent, (await api.get(`/v1/sessions/${session.id}`)).body, 'and answers the session as GET /v1/sessions/{id} now does')
+  const reverted = structured(t, await call(client, 'update_session', { sessionId: session.id, autonomy: session.autonomy }), 'update_session')
+  t.same(reverted, { session }, 'set back, the session is as created')
 
   const run = await call(client, 'run_agent_task', { sessionId: session.id, agentType: 'seo', instruction: 'Audit the landing page titles', waitSeconds: 30 })
   const { task } = structured(t, run, 'run_agent_task')

@@ -31,13 +31,13 @@ type OpenApiDoc = {
 
 /**
  * Every v1 operation and the response statuses the spec's tables give for it (and issue 11's
- * cancel, events and approvals), as far as the routes exist today, plus the 503 of every route that reaches NATS or MongoDB
+ * cancel, events and approvals; issue 20's account feed, session update, counts and usage), as far as the routes exist today, plus the 503 of every route that reaches NATS or MongoDB
  * (invariant 11). GET /openapi.json is limited per client address (429).
  */
 const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/agents': { get: ['200', '401', '429', '503'] },
   '/sessions': { get: ['200', '400', '401', '429', '503'], post: ['201', '400', '401', '409', '422', '429', '503'] },
-  '/sessions/{sessionId}': { get: ['200', '400', '401', '404', '429', '503'] },
+  '/sessions/{sessionId}': { get: ['200', '400', '401', '404', '429', '503'], patch: ['200', '400', '401', '404', '429', '503'] },
   '/me': { get: ['200', '401', '429', '503'] },
   '/openapi.json': { get: ['200', '429'] },
   '/tasks': { get: ['200', '400', '401', '404', '429', '503'], post: ['201', '400', '401', '402', '404', '409', '422', '429', '503'] },
@@ -46,6 +46,9 @@ const SPEC_OPERATIONS: Record<string, Record<string, string[]>> = {
   '/tasks/{taskId}/rerun': { post: ['201', '400', '401', '402', '404', '409', '422', '429', '503'] },
   '/tasks/batch': { post: ['200', '400', '401', '409', '422', '429', '503'] },
   '/tasks/{taskId}/events': { get: ['200', '400', '401', '404', '429', '503'] },
+  '/tasks/counts': { get: ['200', '401', '429', '503'] },
+  '/events': { get: ['200', '400', '401', '429', '503'] },
+  '/usage': { get: ['200', '400', '401', '429', '503'] },
   '/tasks/{taskId}/actions': { get: ['200', '400', '401', '404', '429', '503'] },
   '/approvals': { get: ['200', '400', '401', '429', '503'] },
   '/actions/{actionId}/approve': { post: ['200', '400', '401', '404', '409', '429', '503'] },

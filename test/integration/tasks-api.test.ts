@@ -28,8 +28,27 @@ interface TaskList {
   error?: string
 }
 
-/** The spec's Task fields, `parentTaskId` (the link from a delegated task to its supervisor task, issue 6), and `rerunOf` and `reruns` (the links of re-runs, issue 21). */
-const TASK_FIELDS = ['agentType', 'completedAt', 'createdAt', 'error', 'id', 'instruction', 'parentTaskId', 'rerunOf', 'reruns', 'result', 'sessionId', 'startedAt', 'status', 'taskType']
+/** The spec's Task fields, `parentTaskId` (the link from a delegated task to its supervisor task, issue 6), `rerunOf` and `reruns` (the links of re-runs, issue 21), and what a console shows (issue 20). */
+const TASK_FIELDS = [
+  'agentType',
+  'completedAt',
+  'costUsd',
+  'createdAt',
+  'error',
+  'id',
+  'instruction',
+  'parentTaskId',
+  'priority',
+  'rerunOf',
+  'reruns',
+  'result',
+  'sessionId',
+  'startedAt',
+  'status',
+  'taskType',
+  'title',
+  'usage',
+]
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 // 1000 POST-then-GET pairs on FerretDB take about two minutes: above tap's default 180 s for a file.
@@ -72,7 +91,7 @@ t.test('POST /v1/tasks answers 201 { task }: pending, with exactly the spec Task
   t.equal(res.status, 201)
   t.same(Object.keys(res.body), ['task'], 'the body is { task }')
   const task = res.body.task
-  t.same(Object.keys(task ?? {}).sort(), TASK_FIELDS, 'the spec Task fields, parentTaskId and the re-run links, nothing else')
+  t.same(Object.keys(task ?? {}).sort(), TASK_FIELDS, 'the spec Task fields, parentTaskId, the re-run links, priority, title, usage and costUsd, nothing else')
   t.match(task, {
     id: UUID,
     sessionId,

@@ -58,6 +58,21 @@ t.test('given the generated client, then a caller runs the whole flow through it
   t.ok(made && 'task' in made && made.task.sessionId === sessionId, 'a typed created result')
   t.match(refusedBody, { status: 400, code: 'invalid_request', error: /^tasks\[1\]\.instruction/ }, 'a typed refused result')
 
+  const patched = await mats.PATCH('/sessions/{sessionId}', { params: { path: { sessionId } }, body: { autonomy: 'draft-only' } })
+  t.equal(patched.data?.session.autonomy, 'draft-only', 'PATCH /sessions/{sessionId}')
+  const counts = await mats.GET('/tasks/counts')
+  const { pending = 0, running = 0, completed = 0, failed = 0, total } = counts.data?.counts ?? {}
+  t.ok(completed >= 1 && total === pending + running + completed + failed, 'GET /tasks/counts')
+  const byPriority = await mats.GET('/tasks', { params: { query: { priority: 'normal', createdFrom: created.data?.task.createdAt ?? '' } } })
+  t.equal(byPriority.data?.tasks[0]?.priority, 'normal', 'GET /tasks with the dashboard filters')
+  const usage = await mats.GET('/usage', { params: { query: {} } })
+  t.match(usage.data?.usage, { month: /^\d{4}-\d{2}$/, budgetUsd: Number, reservedUsd: Number }, 'GET /usage')
+  const badMonth = await mats.GET('/usage', { params: { query: { month: 'soon' } } })
+  t.equal(badMonth.error?.code, 'invalid_request')
+  const feed = await mats.GET('/events', { parseAs: 'stream' })
+  t.match(feed.response.headers.get('content-type'), /^text\/event-stream/, 'GET /events answers a stream')
+  await feed.response.body?.cancel()
+
   const wrongKey = createMatsClient({ baseUrl: `${service.url}/`, apiKey: 'mats_not-a-key' })
   const refused = await wrongKey.GET('/me')
   t.equal(refused.response.status, 401)

@@ -33,7 +33,7 @@ t.test('only a pending task can be claimed, and only once', async (t) => {
 
 t.test('a running task ends once, carrying its billing month and reservation', async (t) => {
   const [completed] = decideFinishTask({ outcome: 'completed', result: '# done', usage, costMicros: 42, learnedFacts: ['Sells rockets'] }, given(Created, Started))
-  t.same(completed, { type: 'TaskCompleted', data: { result: '# done', usage, costMicros: 42, learnedFacts: ['Sells rockets'], billingMonth: '2026-11', reservedMicros: 10_000 } })
+  t.same(completed, { type: 'TaskCompleted', data: { result: '# done', usage, costMicros: 42, learnedFacts: ['Sells rockets'], billingMonth: '2026-11', reservedMicros: 10_000, agentType: 'seo' } })
   const [failed] = decideFinishTask({ outcome: 'failed', error: 'boom', reason: 'agent_error', usage: null, costMicros: 0 }, given(Created, Started))
   t.equal(failed?.type, 'TaskFailed')
   t.equal(given(Created, Started, completed!).status, 'completed')

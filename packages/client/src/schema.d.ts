@@ -82,7 +82,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a session's autonomy
+         * @description Changes how far agents may act on live platforms in this session (autonomy: draft-only, approval-required or autonomous); runs that start afterwards follow it, a running one keeps what it started with. Setting the autonomy the session already has records nothing. The company context stays as given at creation. Another account's session is not found.
+         */
+        patch: operations["updateSession"];
         trace?: never;
     };
     "/tasks": {
@@ -94,7 +98,7 @@ export interface paths {
         };
         /**
          * List recent tasks, newest first
-         * @description The caller's tasks, newest first, a page at a time, optionally of one session, status or agent. A task created just before is always in it.
+         * @description The caller's tasks, newest first, a page at a time, optionally narrowed by session, status, agent, priority and a creation window (createdFrom inclusive, createdTo exclusive); the filters combine. A task created just before is always in it. Unfiltered or by status alone, `total` is a stored count (GET /v1/tasks/counts), so a page costs the same at any history.
          */
         get: operations["listTasks"];
         put?: never;
@@ -103,6 +107,26 @@ export interface paths {
          * @description Gives one agent a plain-English instruction. The task is stored and answered at once (pending), then runs in the background; it is never retried automatically. With waitSeconds the answer waits until the task ends or that time passes. An identical brief still pending in the session is a 409 naming it; a spent monthly budget a 402. Send Idempotency-Key to make a retry safe; Location names the task.
          */
         post: operations["createTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of the caller's tasks are in each status
+         * @description How many of the caller's tasks are pending, running, completed and failed, and all of them: counts kept by the projector as tasks move (one small document per account), so the answer costs the same at any history. A task created or ended just before is counted (the answer waits up to 2 s for the projector to reach what the log held when asked).
+         */
+        get: operations["countTasks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -209,6 +233,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow every task event of the caller's account live (Server-Sent Events)
+         * @description Every task event of the caller's account as Server-Sent Events: tasks created, started, their proposed actions and delegations, completions and failures, in the order the log stored them, each with its stream sequence as `id`. Without Last-Event-ID it starts with the next event appended; with it, it first sends what came after that event, then goes on live, nothing lost and nothing repeated. The stream stays open until the client leaves; the server ends it when it stops or when the client falls more than 1,000 events behind: reconnect with Last-Event-ID. Another account's events never appear. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). It counts against SSE_MAX_STREAMS_PER_ACCOUNT like GET /v1/tasks/{taskId}/events (429 `rate_limited` past it).
+         */
+        get: operations["streamAccountEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/{taskId}/actions": {
         parameters: {
             query?: never;
@@ -301,6 +345,26 @@ export interface paths {
          * @description The API key that authenticated this request: its id, prefix, name, account, creation, expiry and last use. Never the key itself.
          */
         get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One month's spend against the account's budget, by agent and by day
+         * @description What the account's tasks billed to one UTC month (this one by default, or `month=YYYY-MM`) cost against its monthly budget: spent (tasks that ended), reserved (tasks still pending or running) and what remains before POST /v1/tasks answers 402, split by agent and by day for a chart. A task is billed to the month it was created in and counts when it ends, on the day it ended. This month's totals are those the budget check uses; the split follows the projector and may trail them by a moment. Past months are shown against the current budget.
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -764,6 +828,12 @@ export interface components {
             taskType: "instruction" | "delegated";
             /** @enum {unknown} */
             status: "pending" | "running" | "completed" | "failed";
+            /**
+             * @description As given at creation
+             * @enum {unknown}
+             */
+            priority?: "low" | "normal" | "high";
+            title?: string | null;
             parentTaskId?: string | null;
             rerunOf?: string | null;
             /** @description The re-runs of this task, oldest first; [] if none */
@@ -774,6 +844,18 @@ export interface components {
             createdAt?: string | null;
             startedAt?: string | null;
             completedAt?: string | null;
+            /** @description The provider, model and tokens of the run, once it ended; null before, and when no model answered */
+            usage?: {
+                /** @description Agent provider (LLM_PROVIDER): offline, openai or anthropic. */
+                provider: string;
+                /** @description Model (`mats-offline-1` for the offline provider, else the model the agent ran on). */
+                model: string;
+                /** @description Summed over the run's model calls as the provider reports them (Anthropic cache reads and writes included); characters / 4 when none are reported. */
+                inputTokens: number;
+                outputTokens: number;
+            } | null;
+            /** @description What the run cost, once it ended (0 before); USD, exact to the micro-dollar */
+            costUsd?: number;
         };
         /** TaskActionProposedEvent */
         TaskActionProposedEvent: {
@@ -882,6 +964,11 @@ export interface components {
                 billingMonth: string;
                 /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
                 reservedMicros: number;
+                /**
+                 * @description The task's agent, as in TaskCreated. Missing on tasks that ended before it existed.
+                 * @enum {unknown}
+                 */
+                agentType?: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
             };
             metadata: {
                 /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
@@ -891,6 +978,19 @@ export interface components {
                 /** @description The API key id that issued the request; null for operator commands and worker events. */
                 keyId: string | null;
             };
+        };
+        /** TaskCounts */
+        TaskCounts: {
+            pending: number;
+            running: number;
+            completed: number;
+            failed: number;
+            /** @description All of them */
+            total: number;
+        };
+        /** TaskCountsResponse */
+        TaskCountsResponse: {
+            counts: components["schemas"]["TaskCounts"];
         };
         /** TaskCreatedEvent */
         TaskCreatedEvent: {
@@ -1036,6 +1136,11 @@ export interface components {
                 billingMonth: string;
                 /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
                 reservedMicros: number;
+                /**
+                 * @description The task's agent, as in TaskCreated. Missing on tasks that ended before it existed.
+                 * @enum {unknown}
+                 */
+                agentType?: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
             };
             metadata: {
                 /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
@@ -1076,6 +1181,55 @@ export interface components {
                 /** @description The API key id that issued the request; null for operator commands and worker events. */
                 keyId: string | null;
             };
+        };
+        /** UpdateSessionBody */
+        UpdateSessionBody: {
+            /**
+             * @description What agents may do on live platforms: `draft-only` keeps write actions as drafts, `approval-required` (the default) records them as pending approvals, `autonomous` lets connected platforms be changed
+             * @enum {unknown}
+             */
+            autonomy: "draft-only" | "approval-required" | "autonomous";
+        };
+        /** Usage */
+        Usage: {
+            /** @description The UTC month, `YYYY-MM`; a task is billed to the month it was created in */
+            month: string;
+            /** @description The account's monthly budget (its current one, also for past months); USD, exact to the micro-dollar */
+            budgetUsd: number;
+            /** @description What the tasks billed to the month that have ended cost; USD, exact to the micro-dollar */
+            spentUsd: number;
+            /** @description Held for tasks of the month still pending or running (TASK_RESERVATION_USD each); released when they end; USD, exact to the micro-dollar */
+            reservedUsd: number;
+            /** @description budget - spent - reserved, never below 0; at 0, POST /v1/tasks answers 402; USD, exact to the micro-dollar */
+            remainingUsd: number;
+            /** @description Spend of ended tasks by agent, highest first; agents without an ended task are left out */
+            byAgent: {
+                /**
+                 * @description One of the ten agent types
+                 * @enum {unknown}
+                 */
+                agentType: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+                /** @description What the tasks that ended in it cost; USD, exact to the micro-dollar */
+                spentUsd: number;
+                /** @description How many tasks ended in it */
+                tasks: number;
+            }[];
+            /** @description Spend of ended tasks by the UTC day they ended, every day of the month up to today (0 on quiet days), oldest first */
+            byDay: {
+                /**
+                 * Format: date
+                 * @description A UTC day, `YYYY-MM-DD`
+                 */
+                date: string;
+                /** @description What the tasks that ended in it cost; USD, exact to the micro-dollar */
+                spentUsd: number;
+                /** @description How many tasks ended in it */
+                tasks: number;
+            }[];
+        };
+        /** UsageResponse */
+        UsageResponse: {
+            usage: components["schemas"]["Usage"];
         };
         /** Webhook */
         Webhook: {
@@ -1463,6 +1617,92 @@ export interface operations {
             };
         };
     };
+    updateSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session, as POST /v1/sessions answered it */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSessionBody"];
+            };
+        };
+        responses: {
+            /** @description The session as it now stands */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
     listTasks: {
         parameters: {
             query?: {
@@ -1472,6 +1712,12 @@ export interface operations {
                 status?: "pending" | "running" | "completed" | "failed";
                 /** @description Only the tasks of this agent */
                 agentType?: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+                /** @description Only the tasks of this priority */
+                priority?: "low" | "normal" | "high";
+                /** @description Only the tasks created at or after this instant */
+                createdFrom?: string;
+                /** @description Only the tasks created before this instant */
+                createdTo?: string;
                 /** @description Which page, from 1 */
                 page?: number;
                 /** @description How many items a page holds */
@@ -1647,6 +1893,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    countTasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts by status */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskCountsResponse"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Rate limited; see Retry-After */
@@ -2154,6 +2457,77 @@ export interface operations {
             };
         };
     };
+    streamAccountEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Resume after this event: the `id` of the last event received (a stream sequence). Browsers and SSE clients send it when they reconnect. Without it the stream starts with the next event appended */
+                "last-event-id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `text/event-stream` (Server-Sent Events): every task event of the account, as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["TaskEventStreamItem"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
     listTaskActions: {
         parameters: {
             query?: never;
@@ -2521,6 +2895,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A UTC month, `YYYY-MM`; this month when left out
+                 * @example 2026-11
+                 */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month's spend */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Missing, invalid, revoked or expired API key */

@@ -20,6 +20,10 @@ const Billing = {
   billingMonth: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: "The UTC month of the task's creation, which it is billed to." }),
   reservedMicros: Micros,
 }
+/** On terminal events: whose run the cost is, for spend by agent (GET /v1/usage); absent on tasks that ended before it existed. */
+const SpentBy = {
+  agentType: Type.Optional(Type.Enum([...AGENT_TYPES], { description: "The task's agent, as in TaskCreated. Missing on tasks that ended before it existed." })),
+}
 const Instruction = (description?: string) => Type.String({ minLength: 4, maxLength: 4000, ...(description ? { description } : {}) })
 
 export const TaskCreatedData = Type.Object({
@@ -71,6 +75,7 @@ export const TaskCompletedData = Type.Object({
     }),
   ),
   ...Billing,
+  ...SpentBy,
 })
 export const TaskFailedData = Type.Object({
   error: Type.String(),
@@ -84,6 +89,7 @@ export const TaskFailedData = Type.Object({
     description: "What the run spent before it failed (a language-model run's tokens); 0 for the offline provider and worker_lost.",
   }),
   ...Billing,
+  ...SpentBy,
 })
 export const TaskRerunCreatedData = Type.Object({
   rerunTaskId: UuidOf('The new task that repeats this one (its TaskCreated carries rerunOf, and was stored with this event, atomically).'),

@@ -109,13 +109,19 @@ export type FinishTask =
 /** Only a running task ends, and it ends once: invariant 3. */
 export function decideFinishTask(command: FinishTask, state: TaskState): TaskEvent[] {
   if (state.status !== 'running') throw new ConflictError(`task is ${state.status}; only a running task can finish`)
-  const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros }
+  const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros, agentType: state.agentType }
   if (command.outcome === 'completed') {
     const { result, usage, costMicros, learnedFacts } = command
     return [{ type: 'TaskCompleted', data: { result, usage, costMicros, learnedFacts, ...billing } }]
   }
   return [{ type: 'TaskFailed', data: { error: command.error, reason: command.reason, usage: command.usage, costMicros: command.costMicros, ...billing } }]
 }
+
+/** The error of a task cancelled while pending: the one way a task fails without having started. */
+export const CANCELLED_BEFORE_START = 'cancelled before it started'
+
+/** Whether a TaskFailed ended a task that never started (it was pending, not running). */
+export const failedBeforeStart = (data: { readonly reason: FailureReason; readonly error: string }): boolean => data.reason === 'cancelled' && data.error === CANCELLED_BEFORE_START
 
 /**
  * A pending task ends at once (no worker holds it yet: the claim will find it failed); a
@@ -126,8 +132,8 @@ export function decideCancelTask(command: { requestedBy: string | null }, state:
   if (state.status === 'absent') throw new NotFoundError('task not found')
   if (isTerminal(state.status)) throw new ConflictError(`task has already ended (${state.status}); only a pending or running task can be cancelled`, { code: 'task_already_ended' })
   if (state.status === 'running') return state.cancellationRequested ? [] : [{ type: 'TaskCancellationRequested', data: { requestedBy: command.requestedBy } }]
-  const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros }
-  return [{ type: 'TaskFailed', data: { error: 'cancelled before it started', reason: 'cancelled', usage: null, costMicros: 0, ...billing } }]
+  const billing = { billingMonth: state.billingMonth, reservedMicros: state.reservedMicros, agentType: state.agentType }
+  return [{ type: 'TaskFailed', data: { error: CANCELLED_BEFORE_START, reason: 'cancelled', usage: null, costMicros: 0, ...billing } }]
 }
 
 /** Only the worker running the task records what its run does. */

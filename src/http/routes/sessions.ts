@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { createSessionFromBody, getSession, listSessionsPage } from '../../api/sessions.js'
+import { createSessionFromBody, getSession, listSessionsPage, updateSession } from '../../api/sessions.js'
 import { principalOf } from '../plugins/auth.js'
 import { answer, errors } from '../../contract/common.js'
 import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
-import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse } from '../../contract/sessions.js'
+import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse, UpdateSessionBody } from '../../contract/sessions.js'
 
 const sessions: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -37,6 +37,27 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => getSession(app.infra, principalOf(request).accountId, request.params.sessionId),
+  )
+
+  app.patch(
+    '/sessions/:sessionId',
+    {
+      config: { rateLimitGroup: 'sessions' },
+      schema: {
+        summary: "Change a session's autonomy",
+        operationId: 'updateSession',
+        description:
+          "Changes how far agents may act on live platforms in this session (autonomy: draft-only, approval-required or autonomous); runs that start afterwards follow it, a running one keeps what it started with. Setting the autonomy the session already has records nothing. The company context stays as given at creation. Another account's session is not found.",
+        tags: ['sessions'],
+        params: SessionParams,
+        body: UpdateSessionBody,
+        response: { 200: answer(SessionResponse, 'The session as it now stands'), ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { accountId, keyId } = principalOf(request)
+      return updateSession(app.infra, accountId, request.params.sessionId, request.body, { correlationId: request.id, keyId })
+    },
   )
 
   app.post(

@@ -1,27 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { RecordedEvent } from '../../domain/message.js'
 import { NotFoundError } from '../../domain/errors.js'
-import { openTaskEvents, publicEnvelope, type TaskEventFeed } from '../../queries/task-events.js'
+import { openTaskEvents } from '../../queries/task-events.js'
+import { sendEvents } from '../sse.js'
 import { principalOf } from '../plugins/auth.js'
 import { answer, errors } from '../../contract/common.js'
 import { TaskEventsHeaders, TaskEventStream } from '../../contract/task-events.js'
 import { TaskParams } from '../../contract/tasks.js'
 
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  // nginx and similar proxies buffer responses unless told otherwise; SSE must flow as written.
-  'x-accel-buffering': 'no',
-  // One stream, one connection: once the stream ends, a shutting-down server can let the socket go at once.
-  connection: 'close',
-}
-
 /**
- * GET /tasks/{taskId}/events: live progress as Server-Sent Events. Written on the raw
- * response after `reply.hijack()`, a few lines of framing, rather than through an SSE
- * plugin: the 0.x @fastify/sse would add a dependency for what a comment line and three
- * fields do. Everything that can refuse the request (auth, rate limit once per stream,
+ * GET /tasks/{taskId}/events: live progress as Server-Sent Events (written by ../sse.ts).
+ * Everything that can refuse the request (auth, rate limit once per stream,
  * validation, the cap on open streams, 404, 503) happens before the hijack, so it answers
  * `{ error }` as usual.
  */
@@ -73,36 +61,6 @@ const taskEvents: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
   )
-}
-
-async function sendEvents(request: FastifyRequest, reply: FastifyReply, feed: TaskEventFeed, stream: AbortController, heartbeatMs: number): Promise<void> {
-  reply.hijack()
-  const res = reply.raw
-  // A hijacked reply skips the onSend hooks: carry over what they and onRequest set (rate-limit fields, request id).
-  void reply.headers({ 'x-request-id': request.id, ...SSE_HEADERS })
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value)
-  res.writeHead(200)
-  res.flushHeaders()
-  // Fastify answers HEAD with the GET handler: the headers tell all there is, so nothing is followed.
-  if (request.method === 'HEAD') return void res.end()
-  // 'close' on the response: the client went away, or the response ended.
-  res.on('close', () => stream.abort())
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs)
-  try {
-    // A task has a handful of events: write without waiting for 'drain'; Node buffers the rest.
-    for await (const event of feed.events(stream.signal)) res.write(frame(event))
-  } catch (err) {
-    // Past the headers an error cannot be a status: end the stream, the client resumes with Last-Event-ID.
-    request.log.warn({ err }, 'task event stream ended early')
-  } finally {
-    clearInterval(heartbeat)
-    res.end()
-  }
-}
-
-/** One SSE event; JSON.stringify escapes line breaks, so `data` is one line. */
-function frame(event: RecordedEvent): string {
-  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(publicEnvelope(event))}\n\n`
 }
 
 export default taskEvents

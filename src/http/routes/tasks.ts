@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask } from '../../api/tasks.js'
+import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask, taskCountsOf } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
 import { API_PREFIX } from '../plugins/openapi.js'
 import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
-import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../../contract/tasks.js'
+import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskCountsResponse, TaskParams, TaskResponse } from '../../contract/tasks.js'
 
 const tasks: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -37,13 +37,30 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'List recent tasks, newest first',
         operationId: 'listTasks',
-        description: "The caller's tasks, newest first, a page at a time, optionally of one session, status or agent. A task created just before is always in it.",
+        description:
+          "The caller's tasks, newest first, a page at a time, optionally narrowed by session, status, agent, priority and a creation window (createdFrom inclusive, createdTo exclusive); the filters combine. A task created just before is always in it. Unfiltered or by status alone, `total` is a stored count (GET /v1/tasks/counts), so a page costs the same at any history.",
         tags: ['tasks'],
         querystring: ListTasksQuery,
         response: { 200: answer(ListTasksResponse, 'A page of tasks and where it is in the whole list'), ...errors(400, 401, 404, 429) },
       },
     },
     async (request) => listTasksPage(app.infra, principalOf(request).accountId, request.query),
+  )
+
+  app.get(
+    '/tasks/counts',
+    {
+      config: { rateLimitGroup: 'tasks.read' },
+      schema: {
+        summary: "How many of the caller's tasks are in each status",
+        operationId: 'countTasks',
+        description:
+          "How many of the caller's tasks are pending, running, completed and failed, and all of them: counts kept by the projector as tasks move (one small document per account), so the answer costs the same at any history. A task created or ended just before is counted (the answer waits up to 2 s for the projector to reach what the log held when asked).",
+        tags: ['tasks'],
+        response: { 200: answer(TaskCountsResponse, 'The counts by status'), ...errors(401, 429) },
+      },
+    },
+    async (request) => ({ counts: await taskCountsOf(app.infra, principalOf(request).accountId) }),
   )
 
   app.get(

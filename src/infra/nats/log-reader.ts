@@ -45,6 +45,21 @@ export class LogReader {
     return this.readFromLeader(stream, filter, fromSeq)
   }
 
+  /**
+   * At most about `max` events on `filter` from `fromSeq`, by direct gets: a page of a read too
+   * long to hold at once (an account's events since a Last-Event-ID). The caller pages on from
+   * `lastSeq + 1`; a page that finds nothing short of what the caller knows of is re-read with
+   * `read(…, atLeast)`, which checks with the leader.
+   */
+  readPage(stream: string, filter: string, fromSeq: number, max: number): Promise<Read> {
+    return this.readDirect(stream, filter, fromSeq, max)
+  }
+
+  /** The last sequence on `filter` (0 if none), from the stream leader: nothing acknowledged before the call is missed. */
+  lastFromLeader(stream: string, filter: string): Promise<number> {
+    return this.leaderLast(stream, filter)
+  }
+
   /** The last sequence on `filter` (0 if none), confirmed with the leader when a replica knows none. */
   async last(stream: string, filter: string): Promise<number> {
     const direct = await this.getOne(`the last event on ${filter}`, () => this.jsm.direct.getMessage(stream, { last_by_subj: filter }))
@@ -62,18 +77,19 @@ export class LogReader {
    * (49 ms a read of an early task at 300,000 messages, against 0.8 ms this way). What is
    * appended meanwhile is left to the next read, as for any read that races an append.
    */
-  private async readDirect(stream: string, filter: string, fromSeq: number): Promise<Read> {
+  private async readDirect(stream: string, filter: string, fromSeq: number, max = Number.POSITIVE_INFINITY): Promise<Read> {
     const read = new Collected()
-    for (let from = fromSeq, size = 1; ; ) {
+    for (let from = fromSeq, size = 1; read.events.length < max; ) {
       const batch = await this.directBatch(stream, filter, from, size)
       for (const msg of batch) read.add(msg)
       const last = batch.at(-1)
       if (!last || batch.length < size) return read
       const pending = pendingAfter(last)
       if (pending === 0) return read
-      size = Math.min(pending ?? BATCH, BATCH)
+      size = Math.min(pending ?? BATCH, BATCH, Math.max(1, max - read.events.length))
       from = read.lastSeq + 1
     }
+    return read
   }
 
   /** One message a request: only when a replica was behind, for the handful of events of one aggregate. */

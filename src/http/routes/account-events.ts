@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { AccountEventHub } from '../../queries/account-event-hub.js'
+import { openAccountEvents } from '../../queries/account-events.js'
+import { sendEvents } from '../sse.js'
+import { principalOf } from '../plugins/auth.js'
+import { answer, errors } from '../../contract/common.js'
+import { AccountEventsHeaders, AccountEventStream } from '../../contract/account-events.js'
+
+/** Events one open feed may have waiting before it is ended as too slow (its client resumes with Last-Event-ID). */
+export const FEED_INBOX_LIMIT = 1000
+
+/**
+ * GET /events: every task event of the caller's account as Server-Sent Events, for consoles
+ * and downstream services (ADR 0036). One shared consumer per API process feeds every open
+ * stream (AccountEventHub); the stream counts against the account's cap of open streams.
+ */
+const accountEvents: FastifyPluginAsyncTypebox = async (app) => {
+  const hub = new AccountEventHub(app.infra, FEED_INBOX_LIMIT)
+  const open = new Set<AbortController>()
+  // Open streams would hold the server's close for the whole grace period: end them; clients resume with Last-Event-ID.
+  app.addHook('preClose', async () => {
+    for (const stream of open) stream.abort()
+  })
+
+  app.get(
+    '/events',
+    {
+      config: { rateLimitGroup: 'tasks.read' },
+      schema: {
+        summary: "Follow every task event of the caller's account live (Server-Sent Events)",
+        operationId: 'streamAccountEvents',
+        description:
+          "Every task event of the caller's account as Server-Sent Events: tasks created, started, their proposed actions and delegations, completions and failures, in the order the log stored them, each with its stream sequence as `id`. Without Last-Event-ID it starts with the next event appended; with it, it first sends what came after that event, then goes on live, nothing lost and nothing repeated. The stream stays open until the client leaves; the server ends it when it stops or when the client falls more than 1,000 events behind: reconnect with Last-Event-ID. Another account's events never appear. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). It counts against SSE_MAX_STREAMS_PER_ACCOUNT like GET /v1/tasks/{taskId}/events (429 `rate_limited` past it).",
+        tags: ['tasks'],
+        headers: AccountEventsHeaders,
+        response: {
+          200: answer(
+            AccountEventStream,
+            'A `text/event-stream` (Server-Sent Events): every task event of the account, as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream).',
+          ),
+          ...errors(400, 401, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = principalOf(request)
+      const release = app.streamLimit.acquire(accountId, reply)
+      const stream = new AbortController()
+      try {
+        const feed = await openAccountEvents(app.infra, hub, accountId, request.headers['last-event-id'])
+        open.add(stream)
+        try {
+          await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
+        } finally {
+          feed.close()
+        }
+      } finally {
+        open.delete(stream)
+        release()
+      }
+    },
+  )
+}
+
+export default accountEvents
