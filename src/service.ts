@@ -45,30 +45,6 @@ export interface ServiceHooks {
  */
 export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks = {}): Promise<RunningService> {
   refuseWebhooksWithoutKey(config, roles)
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(config, log, roles, hooks)
-    } catch (err) {
-      if (attempt >= START_ATTEMPTS || !timedOut(err)) throw err
-      log.warn({ err, attempt }, 'NATS did not answer in time while starting; starting again')
-    }
-  }
-}
-
-/**
- * A start whose NATS requests (some thirty: streams, buckets, consumers) met one answered too
- * slowly, a starved machine's stall rather than NATS out of reach (ADR 0035), is stopped as any
- * failed start is and made again from scratch, this many times in all. A server that refuses
- * the connection still fails the first start at once.
- */
-const START_ATTEMPTS = 3
-
-function timedOut(err: unknown): boolean {
-  for (let cause = err, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) if (cause.name === 'TimeoutError') return true
-  return false
-}
-
-async function startOnce(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks): Promise<RunningService> {
   const infra = await connectApp(config, log)
   const parts: Parts = { server: null, metricsServer: null, worker: null, executor: null, webhooks: null, projector: null }
   const stopParts = () => stopInOrder(parts, infra, config.SHUTDOWN_GRACE_MS)
