@@ -39,6 +39,11 @@ export interface RunContext {
   /** Aborts every run when the worker's shutdown grace period is over. */
   readonly shutdown: AbortSignal
   readonly log: Logger
+  /**
+   * Tasks whose claim by this worker NATS did not answer in time: stored or not, nobody knows
+   * yet. Found running under this worker later, such a task was never run: it is run then.
+   */
+  readonly claimsInDoubt: Set<string>
 }
 
 export type Running = RunningTask

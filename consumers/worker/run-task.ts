@@ -1,6 +1,8 @@
 import { finishTask } from '../../src/commands/finish-task/finish-task.js'
 import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-session-facts.js'
+import { releaseIdentity } from '../../src/commands/release-identity.js'
 import { startTask, type ClaimedTask } from '../../src/commands/start-task/start-task.js'
+import { PendingTasks } from '../../src/infra/nats/pending-tasks.js'
 import type { Issuer } from '../../src/commands/execute.js'
 import { ConflictError } from '../../src/domain/errors.js'
 import type { Recorded } from '../../src/domain/message.js'
@@ -8,6 +10,7 @@ import type { SessionState } from '../../src/domain/sessions/session.js'
 import { Task, TaskNotClaimableError, type FinishTask, type TaskCreated, type TaskEvent, type TaskState } from '../../src/domain/tasks/task.js'
 import type { Loaded } from '../../src/infra/nats/event-store.js'
 import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
+import { whileUnreachable } from '../../src/infra/while-unreachable.js'
 import { TaskCancelledError } from './cancellations.js'
 import { CANCELLED_WITH_PARENT, PARENT_ENDED, readSession, runAgent } from './run-agent.js'
 import type { RunContext, Running, TaskKey, TaskRef } from './run-context.js'
@@ -27,7 +30,6 @@ export class ClaimerAliveError extends Error {
 
 /** How long a finished run keeps trying to record its end while the log is out of reach. */
 const FINISH_RETRY_MS = 10 * 60 * 1000
-const FINISH_BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000] as const
 const SUPERVISED_RECHECK_MS = 1000
 
 /**
@@ -48,12 +50,14 @@ export async function runTask(ctx: RunContext, ref: TaskRef, onAgentEnded?: () =
     // The session is read while the claim is appended: one round trip fewer before the run.
     const session = readSession(ctx, key.accountId, ref.created.data.sessionId)
     session.catch(() => undefined)
-    const claimed = await claim(ctx, key, issuer, asDelivered(ref.created))
+    const claimed = await claimDelivered(ctx, key, issuer, asDelivered(ref.created))
     if (claimed) return void (await runClaimed(ctx, key, claimed, issuer, null, session, onAgentEnded))
   }
   // At least the delivered event: a lagging replica must not make the task look absent (invariant 10).
   const loaded = await ctx.infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId }, { atLeast: ref.created.seq })
   const { state } = loaded
+  const ownClaim = claimStoredAfterAll(ctx, key, loaded)
+  if (ownClaim) return void (await runClaimed(ctx, key, ownClaim, issuer, null, undefined, onAgentEnded))
   if (state.status === 'running') {
     if (!ref.redelivered) return ctx.log.warn({ taskId: ref.taskId }, 'task already running under another delivery; left alone')
     const aliveForMs = state.workerId === ctx.workerId ? 0 : await ctx.heartbeats.aliveFor(state.workerId, ctx.infra.clock())
@@ -69,8 +73,38 @@ export async function runTask(ctx: RunContext, ref: TaskRef, onAgentEnded?: () =
   }
   if (state.status === 'completed') return learnFacts(ctx, key, state.sessionId, state.learnedFacts, issuer)
   if (state.status !== 'pending') return
-  const running = await claim(ctx, key, issuer, loaded)
+  const running = await claimDelivered(ctx, key, issuer, loaded)
   if (running) await runClaimed(ctx, key, running, issuer, null, undefined, onAgentEnded)
+}
+
+/**
+ * Claims the task of a delivered message. A claim NATS did not answer in time (a timeout
+ * under load) may still be stored, at once or a moment later: the task is then running under
+ * this worker, which never ran it. It is remembered as in doubt, and the message goes back;
+ * when it comes back, a task found running under this worker is this claim and is run then
+ * (claimStoredAfterAll), not judged lost. Should that late claim beat this one, the message
+ * goes back once more to find it.
+ */
+async function claimDelivered(ctx: RunContext, key: TaskKey, issuer: Issuer, loaded: Loaded<TaskState, TaskEvent>): Promise<ClaimedTask | null> {
+  let claimed: ClaimedTask | null
+  try {
+    claimed = await claim(ctx, key, issuer, loaded)
+  } catch (err) {
+    if (isDependencyUnavailable(err)) ctx.claimsInDoubt.add(key.taskId)
+    throw err
+  }
+  if (claimed) ctx.claimsInDoubt.delete(key.taskId)
+  else if (ctx.claimsInDoubt.has(key.taskId)) throw new ClaimerAliveError(`task ${key.taskId} was claimed by another append: perhaps this worker's own, stored late`, SUPERVISED_RECHECK_MS)
+  return claimed
+}
+
+/** The task as claimed by this worker's earlier claim whose answer was lost (claimDelivered); null for any other task. */
+function claimStoredAfterAll(ctx: RunContext, key: TaskKey, loaded: Loaded<TaskState, TaskEvent>): ClaimedTask | null {
+  const { state } = loaded
+  if (state.status !== 'running' || state.workerId !== ctx.workerId || !ctx.claimsInDoubt.delete(key.taskId)) return null
+  ctx.log.warn({ taskId: key.taskId }, 'a claim NATS did not confirm in time was stored: running the task now')
+  releaseIdentity(ctx.infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId)
+  return { state, version: loaded.version, accountId: loaded.accountId, events: loaded.events }
 }
 
 function asDelivered(created: Recorded<TaskCreated>): Loaded<TaskState, TaskEvent> {
@@ -184,15 +218,8 @@ async function finish(ctx: RunContext, key: TaskKey, agentType: string, outcome:
  * it, for up to FINISH_RETRY_MS, while the worker keeps the task's message alive.
  */
 async function untilReachable(ctx: RunContext, key: TaskKey, append: () => Promise<unknown>): Promise<void> {
-  const deadline = Date.now() + FINISH_RETRY_MS
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return void (await append())
-    } catch (err) {
-      if (!isDependencyUnavailable(err) || Date.now() > deadline) throw err
-      const backoff = FINISH_BACKOFF_MS[Math.min(attempt, FINISH_BACKOFF_MS.length - 1)] ?? 5000
-      ctx.log.warn({ err, taskId: key.taskId, attempt }, 'could not record the end of a run; trying again')
-      await new Promise((resolve) => setTimeout(resolve, backoff * (0.5 + Math.random())))
-    }
-  }
+  await whileUnreachable(append, {
+    forMs: FINISH_RETRY_MS,
+    onRetry: (err, attempt) => ctx.log.warn({ err, taskId: key.taskId, attempt }, 'could not record the end of a run; trying again'),
+  })
 }

@@ -64,6 +64,8 @@ export class TaskWorker {
   private readonly shutdown = new AbortController()
   /** How often each TaskCreated's handling failed here, outages aside (failed-messages.ts). */
   private readonly failures = new HandlingFailures()
+  /** See RunContext.claimsInDoubt; forgotten once the task's message is settled for good. */
+  private readonly claimsInDoubt = new Set<string>()
   private readonly log: Logger
   private fetching: ConsumerMessages | undefined
   private loop: Promise<void> | undefined
@@ -207,6 +209,7 @@ export class TaskWorker {
         workerId: this.workerId,
         heartbeats: this.requireHeartbeats(),
         cancellations: this.cancellations,
+        claimsInDoubt: this.claimsInDoubt,
         timeoutMs: this.options.timeoutMs,
         shutdown: this.shutdown.signal,
         log: this.log,
@@ -224,7 +227,7 @@ export class TaskWorker {
       const run = tracedRun(msg, ref, () => runTask(ctx, ref, release))
         .then(() => {
           this.failures.forget(msg)
-          this.settle(ref.taskId, msg, (m) => m.ack())
+          this.settleForGood(ref.taskId, msg, (m) => m.ack())
         })
         .catch((err: unknown) => {
           // Asked again just after the claimer's heartbeat runs out; the claimer's own end usually comes first.
@@ -256,13 +259,19 @@ export class TaskWorker {
       return
     }
     const { reason } = verdict
-    this.settle(ref.taskId, msg, (m) => m.term(reason))
+    this.settleForGood(ref.taskId, msg, (m) => m.term(reason))
     void new PoisonMessages(this.infra.db, this.log).record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, 'worker')
   }
 
   private settle(taskId: string, msg: JsMsg, how: (msg: JsMsg) => void): void {
     for (const delivery of [msg, ...(this.redeliveries.get(taskId) ?? [])]) how(delivery)
     this.redeliveries.delete(taskId)
+  }
+
+  /** Acknowledged or terminated: the message will not come back, and neither will the doubt about its claim. */
+  private settleForGood(taskId: string, msg: JsMsg, how: (msg: JsMsg) => void): void {
+    this.claimsInDoubt.delete(taskId)
+    this.settle(taskId, msg, how)
   }
 
   private requireHeartbeats(): WorkerHeartbeats {

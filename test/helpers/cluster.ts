@@ -62,7 +62,9 @@ async function jetStreamReady(url: string): Promise<void> {
 
 /** The node that leads a stream now. */
 export async function streamLeader(infra: AppContext, cluster: LocalCluster, stream: string) {
-  const name = (await infra.jsm.streams.info(stream)).cluster?.leader
+  // On a starved machine one request may outlast NATS_TIMEOUT_MS: a moment to ask again, not a result.
+  const info = await until(`${stream}'s state`, () => infra.jsm.streams.info(stream).catch(() => undefined), 30_000, 200)
+  const name = info.cluster?.leader
   const node = cluster.nodes.find((n) => n.name === name)
   if (!node) throw new Error(`no node leads ${stream} (leader: ${name ?? 'none'})`)
   return node

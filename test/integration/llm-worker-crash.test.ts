@@ -98,6 +98,7 @@ t.test('a delegated task’s own message coming back while its supervisor runs i
     workerId: 'worker-b',
     heartbeats: await WorkerHeartbeats.open(infra.js, 1),
     cancellations: new RunCancellations(testLog()),
+    claimsInDoubt: new Set(),
     timeoutMs: 5000,
     shutdown: new AbortController().signal,
     log: testLog(),

@@ -3,6 +3,7 @@ import type { ModelReply, ModelRequestView } from '../fakes/model-server.js'
 import { startWebhookReceiver } from '../fakes/webhook-receiver.js'
 import { languageModelRig } from '../helpers/language-models.js'
 import { startServers } from '../helpers/servers.js'
+import { percentile, sampleRoundTrips } from '../helpers/round-trips.js'
 import { until } from '../helpers/wait.js'
 import { verified, webhookEnv, type CreatedWebhook } from '../helpers/webhooks.js'
 
@@ -11,12 +12,19 @@ const EVERY_EVENT = ['task.created', 'task.started', 'task.completed', 'task.fai
 const DELIVERIES = { completes: 3, fails: 3, proposes: 5 }
 /** The first round warms up (first queries, connections, JIT) and is not counted. */
 const ROUNDS = 9
+/** The target (issue 19): p99 from append to delivery, for a prompt receiver, every event type. */
+const TARGET_P99_MS = 200
 /**
- * The target is a p99 of 200 ms (issue 19); the assertion allows 2.5 s so that it holds on a
- * loaded 2-core CI machine shared with other suites, and still fails on a wait that costs
- * seconds (the cause of issue 19 cost 5 s). The figures are printed for the record.
+ * Steps one after the other on the way of the slowest event (NATS or MongoDB round trips):
+ * the last event of a task's burst waits for the fan-out of it (a pull, two reads, a publish)
+ * and for each earlier job of its task to be checked, leased, posted and acknowledged (about
+ * eight each). On a machine so busy that one round trip takes more than 200 ms / 25 = 8 ms at
+ * its p99, the bound is that many of the round trips measured in the same run instead: the
+ * test still fails on a wait the product adds (issue 19's cost 5 s) and not on a starved CPU.
  */
-const P99_BOUND_MS = 2500
+const SEQUENTIAL_STEPS = 25
+/** However starved the machine, a wait of seconds the product adds still fails the test. */
+const CEILING_MS = 2500
 
 /** A task whose brief says FAIL is refused by the provider; PROPOSE proposes one action, then reports; others just report. */
 function script(request: ModelRequestView): ModelReply {
@@ -41,6 +49,7 @@ t.test('every event type reaches a prompt receiver within milliseconds of its ap
   const receiver = await startWebhookReceiver(t)
   const { secret } = (await api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url, events: EVERY_EVENT })).body
   const payloads = () => receiver.received.map((r) => ({ payload: verified<Payload>(secret, r), at: r.at }))
+  const baseline = await sampleRoundTrips(t, servers.natsUrl)
 
   // When: rounds of three tasks, one of each kind, one after the other (a task's own events still come in bursts); every proposed action is rejected once announced
   let expected = 0
@@ -57,6 +66,10 @@ t.test('every event type reaches a prompt receiver within milliseconds of its ap
   }
 
   // Then
+  const roundTrips = await baseline.stop()
+  const [baseP50, baseP99] = [percentile(roundTrips, 50), percentile(roundTrips, 99)]
+  const bound = Math.min(CEILING_MS, Math.max(TARGET_P99_MS, Math.round(SEQUENTIAL_STEPS * baseP99)))
+  t.comment(`machine baseline, NATS round trip beside the deliveries: n=${roundTrips.length} p50=${baseP50.toFixed(1)} ms p99=${baseP99.toFixed(1)} ms; p99 bound ${bound} ms`)
   const lateness = new Map<string, number[]>()
   const warmUp = DELIVERIES.completes + DELIVERIES.fails + DELIVERIES.proposes
   for (const { payload, at } of payloads().slice(warmUp)) lateness.set(payload.type, [...(lateness.get(payload.type) ?? []), at - Date.parse(payload.timestamp)])
@@ -65,11 +78,7 @@ t.test('every event type reaches a prompt receiver within milliseconds of its ap
     const sorted = (lateness.get(type) ?? []).sort((a, b) => a - b)
     const [p50, p99] = [percentile(sorted, 50), percentile(sorted, 99)]
     t.comment(`${type}: n=${sorted.length} p50=${p50} ms p99=${p99} ms max=${sorted.at(-1)} ms (append to delivery)`)
-    t.ok(p99 <= P99_BOUND_MS, `${type}: p99 ${p99} ms within ${P99_BOUND_MS} ms`)
+    const why = bound === TARGET_P99_MS ? 'the target: the machine is not starved' : `the machine is starved: ${SEQUENTIAL_STEPS} round trips at their p99, at most ${CEILING_MS} ms`
+    t.ok(p99 <= bound, `${type}: p99 ${p99} ms within ${bound} ms (${why})`)
   }
 })
-
-/** Nearest rank: the smallest value with at least p % of the values at or below it. */
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}

@@ -9,6 +9,7 @@ import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { requireSession, type KnownSessions } from '../../queries/require-session.js'
 import type { Budgets } from './budget.js'
 import { execute, type Executed, type Issuer } from '../execute.js'
+import { releaseIdentity } from '../release-identity.js'
 
 /** A task's creation checks the session (remembered once found) and reserves from the budget view. */
 export interface CreateTaskContext extends CommandContext {
@@ -108,11 +109,6 @@ function answerWithinMs(infra: CommandContext): number {
 function appendInTime(appendBy: number): void {
   const late = Date.now() - appendBy
   if (late > 0) throw new EventStoreUnavailableError(`the event log answered the checks ${late} ms too late to append in time`)
-}
-
-/** Not waited for: with NATS out of reach it would add a second timeout to the answer, and an entry left behind is cleared by the next identical request. */
-function releaseIdentity(infra: CommandContext, lock: string, taskId: string): void {
-  void infra.pendingTasks.release(lock, taskId).catch(() => undefined)
 }
 
 /** A request that took the entry but has not appended yet is given this long. */

@@ -3,6 +3,7 @@ import type { Loaded } from '../../infra/nats/event-store.js'
 import type { CommandContext } from '../context.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { execute, type Issuer } from '../execute.js'
+import { releaseIdentity } from '../release-identity.js'
 
 export type RunningTask = Extract<TaskState, { status: 'running' }>
 
@@ -22,10 +23,6 @@ export async function startTask(infra: CommandContext, key: { accountId: string;
   const { state, appended, history, accountId } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
   const started = appended.at(-1)
   if (state.status !== 'running' || !started) throw new Error(`claim left task ${key.taskId} ${state.status}`)
-  // No longer pending: an identical brief may be queued again. Not waited for: an entry left
-  // behind is stale, and the next identical request clears it (create-task.ts).
-  void infra.pendingTasks.release(PendingTasks.key(key.accountId, state.fingerprint), key.taskId).catch((err: unknown) => {
-    infra.log.warn({ err, taskId: key.taskId }, 'could not clear the pending-task entry; the next identical request clears it')
-  })
+  releaseIdentity(infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId)
   return { state, version: started.seq, accountId, events: history }
 }

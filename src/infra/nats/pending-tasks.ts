@@ -40,8 +40,18 @@ export class PendingTasks {
     await this.kv.delete(key, { previousSeq: revision }).catch(() => undefined)
   }
 
+  /**
+   * Removes the entry if `taskId` still holds it. Throws when NATS does not answer (a timeout
+   * under load); running it again is harmless: a removed entry is not held any more.
+   */
   async release(key: string, taskId: string): Promise<void> {
     const entry = await this.kv.get(key)
-    if (entry && entry.operation === 'PUT' && entry.string() === taskId) await this.releaseStale(key, entry.revision)
+    if (entry?.operation !== 'PUT' || entry.string() !== taskId) return
+    try {
+      await this.kv.delete(key, { previousSeq: entry.revision })
+    } catch (err) {
+      // Moved since it was read: another request cleared it (and may hold it now).
+      if (!isWrongLastSequence(err)) throw err
+    }
   }
 }

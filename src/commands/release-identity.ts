@@ -1,0 +1,19 @@
+import type { CommandContext } from './context.js'
+import { whileUnreachable } from '../infra/while-unreachable.js'
+
+/** How long a task's identity entry is tried to be removed while NATS is slow or away. */
+const RELEASE_RETRY_MS = 60_000
+
+/**
+ * Removes a task's identity entry (ADR 0011) once the task is no longer pending (claimed,
+ * cancelled) or was never stored: an identical brief may be queued again. Not waited for (with
+ * NATS out of reach it would add a timeout to an answer), but tried again while NATS times out
+ * (a busy machine, ADR 0035): an entry left behind would answer 409 to an identical brief for
+ * 30 s when its task was never stored, and stay in the bucket until such a brief came.
+ */
+export function releaseIdentity(infra: CommandContext, entry: string, taskId: string): void {
+  const onRetry = (err: unknown, attempt: number) => infra.log.info({ err, taskId, attempt }, 'could not clear the pending-task entry yet; trying again')
+  void whileUnreachable(() => infra.pendingTasks.release(entry, taskId), { forMs: RELEASE_RETRY_MS, onRetry }).catch((err: unknown) => {
+    infra.log.warn({ err, taskId }, 'could not clear the pending-task entry; the next identical request clears it')
+  })
+}
