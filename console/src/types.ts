@@ -21,3 +21,6 @@ export interface ConsoleSession {
   readonly csrfToken: string
   readonly idleTimeoutMs: number
 }
+export type Usage = Schemas['Usage']
+export type TaskCounts = Schemas['TaskCounts']
+export type Autonomy = Session['autonomy']

@@ -155,6 +155,14 @@ for (const [link, heading, name] of [
     await page.getByRole('heading', { level: 1, name: heading }).waitFor()
     if (link === 'Agents') await page.getByRole('cell', { name: 'paid-media' }).waitFor()
     if (link === 'Sessions') await page.getByRole('link', { name: 'Spring launch' }).first().waitFor()
+    if (link === 'Usage') {
+      const byAgent = page.getByRole('region', { name: 'Spend by agent' })
+      await byAgent.getByRole('cell', { name: 'paid-media', exact: true }).waitFor()
+      t.match(await page.getByRole('img', { name: /^Spend by day: \$/ }).getAttribute('aria-label'), /over \d+ days/, 'the chart says its numbers')
+      t.ok(await page.getByLabel('Budget spent').isVisible(), 'spend against the budget')
+      const { body } = await api.get<{ usage: { spentUsd: number } }>('/v1/usage')
+      t.match(await page.locator('main p').first().textContent(), `$${body.usage.spentUsd.toFixed(2)} spent`, "the API's figure on screen")
+    }
     t.same(await accessibilityViolations(page), [], `${name}: no violation`)
     await page.screenshot({ path: screenshotPath(name), fullPage: true })
   })

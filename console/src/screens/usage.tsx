@@ -1,9 +1,74 @@
-/** This month's spend needs GET /v1/usage, which the API does not offer yet: the screen says so instead of guessing. */
+import type { Usage as UsageData } from '../types.js'
+import { Field, Problem, TableRegion } from '../ui/bits.js'
+import { DayChart } from '../ui/day-chart.js'
+import { useApi } from '../use-api.js'
+
+const dollars = (usd: number) => `$${usd.toFixed(2)}`
+
+/** This month's spend (GET /v1/usage) against the budget, by agent and by day: a chart and the same numbers as tables. */
 export function Usage() {
+  const { data, error } = useApi<{ usage: UsageData }>('/v1/usage')
+  const usage = data?.usage
   return (
     <>
       <h1>Usage</h1>
-      <p>The spend chart needs the API's usage operation (GET /v1/usage), which this server does not offer yet. Each task's tokens and cost are on its page.</p>
+      <Problem error={error} />
+      {usage && (
+        <>
+          <p>
+            {usage.month}: {dollars(usage.spentUsd)} spent of a {dollars(usage.budgetUsd)} budget, {dollars(usage.reservedUsd)} held for running tasks, {dollars(usage.remainingUsd)} left.
+          </p>
+          <Field id="budget-meter" label="Budget spent">
+            <meter id="budget-meter" min={0} max={Math.max(usage.budgetUsd, 0.000001)} value={usage.spentUsd}>
+              {dollars(usage.spentUsd)}
+            </meter>
+          </Field>
+          <h2>By day</h2>
+          <DayChart days={usage.byDay} />
+          <TableRegion label="Spend by day">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <th scope="col">Spent</th>
+                  <th scope="col">Tasks ended</th>
+                </tr>
+              </thead>
+              <tbody>
+                {usage.byDay.map((day) => (
+                  <tr key={day.date}>
+                    <td>{day.date}</td>
+                    <td>{dollars(day.spentUsd)}</td>
+                    <td>{day.tasks}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+          <h2>By agent</h2>
+          <TableRegion label="Spend by agent">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Agent</th>
+                  <th scope="col">Spent</th>
+                  <th scope="col">Tasks ended</th>
+                </tr>
+              </thead>
+              <tbody>
+                {usage.byAgent.map((agent) => (
+                  <tr key={agent.agentType}>
+                    <td>{agent.agentType}</td>
+                    <td>{dollars(agent.spentUsd)}</td>
+                    <td>{agent.tasks}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+          {usage.byAgent.length === 0 && <p>No task has ended this month.</p>}
+        </>
+      )}
     </>
   )
 }
