@@ -48,3 +48,4 @@ function errorOf(body: unknown): { code: string; message: string } {
 
 export const get = <T>(path: string) => api<T>('GET', path)
 export const post = <T>(path: string, body: unknown = {}) => api<T>('POST', path, body)
+export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body)

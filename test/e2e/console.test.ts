@@ -133,7 +133,8 @@ t.test('given the New task screen, when its form is filled in and Create task pr
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New task' }).click()
   await page.getByLabel('Agent').selectOption('seo')
   t.match(await page.locator('#agent-help').textContent(), /Subspecialties/, "the agent's subspecialties are shown")
-  t.equal(await page.getByLabel('Session').inputValue(), rig.sessionId)
+  await until('the session list loaded and the session chosen', async () => (await page.getByLabel('Session').inputValue()) === rig.sessionId)
+  t.pass('the session is chosen by default')
   await page.getByLabel('Instruction').fill('Audit the spring landing page')
   await page.getByLabel('Priority').selectOption('high')
   t.same(await accessibilityViolations(page), [], 'new task: no violation')
@@ -167,6 +168,22 @@ for (const [link, heading, name] of [
     await page.screenshot({ path: screenshotPath(name), fullPage: true })
   })
 }
+
+t.test('given a session page, when another autonomy is chosen and saved, then the page and the API show it', async (t) => {
+  await page.goto(`${url}/console/sessions/${rig.sessionId}`)
+  const shown = page.locator('#session-autonomy')
+  await shown.waitFor()
+  const before = await shown.textContent()
+  const after = before === 'draft-only' ? 'approval-required' : 'draft-only'
+  await page.getByLabel('Change autonomy').selectOption(after)
+  t.same(await accessibilityViolations(page), [], 'session: no violation')
+  await page.getByRole('button', { name: 'Save autonomy' }).click()
+  await until('the new autonomy on screen', async () => (await shown.textContent()) === after)
+  const { body } = await api.get<{ session: { autonomy: string } }>(`/v1/sessions/${rig.sessionId}`)
+  t.equal(body.session.autonomy, after, 'stored')
+  t.equal(await page.getByLabel('Change autonomy').inputValue(), after, 'the select shows the saved value')
+  await api.request('PATCH', `/v1/sessions/${rig.sessionId}`, { autonomy: before })
+})
 
 t.test('given the Webhooks screen, when a webhook is created, then its secret is shown once, and it can be deleted through a dialog', async (t) => {
   await page.goto(`${url}/console/webhooks`)

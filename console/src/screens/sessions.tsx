@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
-import { post } from '../api.js'
+import { patch, post } from '../api.js'
 import { Link } from '../router.js'
-import type { ListTasks, Pagination, Session } from '../types.js'
+import type { Autonomy, ListTasks, Pagination, Session } from '../types.js'
 import { Field, Problem, Status, TableRegion, when } from '../ui/bits.js'
 import { useApi } from '../use-api.js'
 
@@ -93,10 +93,11 @@ export function SessionDetail(props: { id: string }) {
         <dt>Target audience</dt>
         <dd>{s.targetAudience ?? '—'}</dd>
         <dt>Autonomy</dt>
-        <dd>{s.autonomy}</dd>
+        <dd id="session-autonomy">{s.autonomy}</dd>
         <dt>Facts learned</dt>
         <dd>{s.factsLearned}</dd>
       </dl>
+      <ChangeAutonomy key={s.autonomy} session={s} onSaved={session.reload} />
       <p>
         <Link href={`/tasks/new?sessionId=${s.id}`}>Brief an agent in this session</Link> · <Link href={`/tasks?sessionId=${s.id}`}>All its tasks</Link>
       </p>
@@ -109,5 +110,45 @@ export function SessionDetail(props: { id: string }) {
         ))}
       </ul>
     </>
+  )
+}
+
+const AUTONOMIES: readonly Autonomy[] = ['draft-only', 'approval-required', 'autonomous']
+
+/** PATCH /v1/sessions/{id} { autonomy }: runs started afterwards follow it. */
+function ChangeAutonomy(props: { session: Session; onSaved: () => void }) {
+  const [autonomy, setAutonomy] = useState<Autonomy>(props.session.autonomy)
+  const [error, setError] = useState('')
+  const [saving, setSaving] = useState(false)
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setError('')
+    setSaving(true)
+    try {
+      await patch(`/v1/sessions/${props.session.id}`, { autonomy })
+      props.onSaved()
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    } finally {
+      setSaving(false)
+    }
+  }
+  return (
+    <form class="stack" onSubmit={submit}>
+      <Field id="change-autonomy" label="Change autonomy">
+        <select id="change-autonomy" value={autonomy} onChange={(e) => setAutonomy(AUTONOMIES.find((a) => a === e.currentTarget.value) ?? autonomy)}>
+          {AUTONOMIES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <p class="hint">Runs that start afterwards follow it; a running task keeps what it started with.</p>
+      {error && <p role="alert">{error}</p>}
+      <button type="submit" disabled={saving || autonomy === props.session.autonomy}>
+        Save autonomy
+      </button>
+    </form>
   )
 }
