@@ -210,3 +210,19 @@ t.test('given a task event stream opened with the console cookie, when the key i
   t.same(rest, [], 'the stream ended, and nothing more was sent')
   t.ok(endedAfter <= 5000, `the stream ended ${endedAfter} ms after the revocation`)
 })
+
+t.test("given the account's event feed opened with the console cookie, when the key is revoked, then the feed ends within 5 s", async (t) => {
+  const caller = await aCaller(ops, service.url)
+  const { cookie } = await signIn(service.url, caller.key.key)
+  const stream = await openSse(`${service.url}/v1/events`, '', { cookie, 'x-forwarded-for': anAddress() })
+  t.teardown(() => stream.close())
+  t.equal(stream.status, 200)
+  const revokedAt = Date.now()
+  await revokeApiKey(ops, { keyId: caller.key.id }, operator())
+  // A deadline, not a wait: a feed that never ends fails here instead of holding the test.
+  const deadline = new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 15_000).unref())
+  const rest = await Promise.race([stream.rest(), deadline])
+  const endedAfter = Date.now() - revokedAt
+  t.same(rest, [], 'the feed ended, and nothing more was sent')
+  t.ok(endedAfter <= 5000, `the feed ended ${endedAfter} ms after the revocation`)
+})

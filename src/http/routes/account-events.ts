@@ -46,15 +46,19 @@ const accountEvents: FastifyPluginAsyncTypebox = async (app) => {
       const { accountId } = principalOf(request)
       const release = app.streamLimit.acquire(accountId, reply)
       const stream = new AbortController()
+      let stopWatching: () => void = () => undefined
       try {
         const feed = await openAccountEvents(app.infra, hub, accountId, request.headers['last-event-id'])
         open.add(stream)
+        // A console session that ends (revoked key, sign-out) ends its streams too, as the task feed does (ADR 0037).
+        stopWatching = app.watchConsoleSession(request, () => stream.abort())
         try {
           await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
         } finally {
           feed.close()
         }
       } finally {
+        stopWatching()
         open.delete(stream)
         release()
       }
