@@ -51,11 +51,23 @@ t.test('given the sign-in page, when a key is typed and Enter pressed, then the 
 })
 
 t.test('given the Tasks screen, when a task is created through the API, then it appears and reaches completed on its page without a reload', async (t) => {
+  const requested: string[] = []
+  const record = (request: { url: () => string }) => requested.push(new URL(request.url()).pathname)
+  page.on('request', record)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agents', exact: true }).click()
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks', exact: true }).click()
   await page.evaluate('window.loadedOnce = true')
+  await until('the account feed open', () => requested.includes('/v1/events'))
+  const listReadsBefore = requested.filter((path) => path === '/v1/tasks').length
   const id = await createTask('Plan the spring launch GATE-live')
   const row = page.locator(`a[href="/console/tasks/${id}"]`)
   await row.waitFor()
+  page.off('request', record)
+  t.ok(requested.filter((path) => path === '/v1/tasks').length - listReadsBefore <= 3, 'the list is read again on events, not polled')
+  const counts = page.getByRole('list', { name: 'Tasks by status' })
+  const total = async () => (await api.get<{ counts: { total: number } }>('/v1/tasks/counts')).body.counts.total
+  await until('the counts by status as GET /v1/tasks/counts has them', async () => (await counts.textContent())?.includes(`all ${await total()}`))
+  t.match(await counts.textContent(), /pending \d+/, 'counts by status shown')
   for (const name of ['Status', 'Agent', 'Created']) t.ok(await page.getByRole('columnheader', { name, exact: true }).isVisible(), `column ${name}`)
   t.same(await accessibilityViolations(page), [], 'tasks: no violation after a live update')
   await page.screenshot({ path: screenshotPath('tasks') })
@@ -145,6 +157,29 @@ t.test('given the New task screen, when its form is filled in and Create task pr
   t.equal(await page.locator('dt:text-is("Agent") + dd').textContent(), 'seo')
 })
 
+t.test('given the Priority and Created filters, when set, then the URL keeps them and the list follows them', async (t) => {
+  await page.goto(`${url}/console/tasks`)
+  await page.getByLabel('Priority filter').selectOption('high')
+  await until('the priority in the URL', () => new URL(page.url()).searchParams.get('priority') === 'high')
+  await page.reload()
+  t.equal(await page.getByLabel('Priority filter').inputValue(), 'high', 'kept across a reload')
+  await page.locator('tbody tr').first().waitFor()
+  const agents = await page.locator('tbody tr td:nth-child(3)').allInnerTexts()
+  t.same(agents, ['seo'], 'only the high-priority task (the one New task created)')
+  const [today, tomorrow] = await page.evaluate<string[]>("[0, 1].map((d) => { const at = new Date(); at.setDate(at.getDate() + d); return at.toLocaleDateString('sv-SE') })")
+  await page.getByLabel('Created from').fill(tomorrow ?? '')
+  await page.getByText('No tasks match.').waitFor()
+  t.equal(new URL(page.url()).searchParams.get('createdFrom'), tomorrow, 'created from in the URL')
+  await page.getByLabel('Created from').fill('')
+  await page.getByLabel('Created to').fill(today ?? '')
+  await until('created to in the URL', () => new URL(page.url()).searchParams.get('createdTo') === today)
+  await page.reload()
+  t.equal(await page.getByLabel('Created to').inputValue(), today, 'kept across a reload')
+  await page.locator('tbody tr').first().waitFor()
+  t.same(await page.locator('tbody tr td:nth-child(3)').allInnerTexts(), ['seo'], 'today counts in "created to"')
+  t.same(await accessibilityViolations(page), [], 'tasks with filters: no violation')
+})
+
 for (const [link, heading, name] of [
   ['Agents', 'Agents', 'agents'],
   ['Sessions', 'Sessions', 'sessions'],
@@ -225,6 +260,6 @@ t.test('given a console signed in with a key, when the key is revoked, then the 
   const revokedAt = Date.now()
   await revokeApiKey(rig.infra, { keyId: key.id }, operator())
   await other.getByLabel('API key').waitFor({ timeout: 30_000 })
-  t.comment(`back at the sign-in ${Date.now() - revokedAt} ms after the revocation (the session dies within AUTH_CACHE_TTL_MS; the list asks every 3 s)`)
+  t.comment(`back at the sign-in ${Date.now() - revokedAt} ms after the revocation (the session dies within AUTH_CACHE_TTL_MS; its event feed ends within 5 s and the list, read again, answers 401)`)
   t.match(await other.getByRole('status').textContent(), /session has ended/)
 })

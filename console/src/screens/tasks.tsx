@@ -1,25 +1,23 @@
 import { useState } from 'preact/hooks'
 import { Link, navigate } from '../router.js'
-import { type ListTasks, TASK_STATUSES } from '../types.js'
+import { useAccountFeed } from '../account-feed.js'
+import { type ListTasks, TASK_STATUSES, type TaskCounts } from '../types.js'
 import { useApi } from '../use-api.js'
 import { Field, Pager, Problem, Status, TableRegion, when } from '../ui/bits.js'
+import { TaskFilters, taskListQuery } from './task-filters.js'
 
-const AGENTS = ['growth-marketer', 'organic-social', 'paid-media', 'seo', 'email-marketing', 'creative', 'web-developer', 'cro', 'influencer-marketing', 'demand-gen']
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-/** How often the list is asked again in Live mode (the account-wide event feed will replace this). */
-const LIVE_EVERY_MS = 3000
 
 /** The account's tasks, newest first; the filters and the page live in the URL. */
 export function Tasks(props: { query: URLSearchParams }) {
   const { query } = props
   const [live, setLive] = useState(true)
-  const api = new URLSearchParams()
-  for (const name of ['status', 'agentType', 'sessionId', 'page']) {
-    const value = query.get(name)
-    if (value) api.set(name, value)
-  }
-  api.set('limit', '25')
-  const { data, error } = useApi<ListTasks>(`/v1/tasks?${api}`, live ? LIVE_EVERY_MS : undefined)
+  const { data, error, reload } = useApi<ListTasks>(`/v1/tasks?${taskListQuery(query)}`)
+  const counts = useApi<{ counts: TaskCounts }>('/v1/tasks/counts')
+  useAccountFeed(live, () => {
+    reload()
+    counts.reload()
+  })
 
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(query)
@@ -37,27 +35,9 @@ export function Tasks(props: { query: URLSearchParams }) {
   return (
     <>
       <h1>Tasks</h1>
+      {counts.data && <Counts counts={counts.data.counts} />}
       <div class="filters">
-        <Field id="filter-status" label="Status">
-          <select id="filter-status" value={query.get('status') ?? ''} onChange={(e) => setFilter('status', e.currentTarget.value)}>
-            <option value="">Any</option>
-            {TASK_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id="filter-agent" label="Agent filter">
-          <select id="filter-agent" value={query.get('agentType') ?? ''} onChange={(e) => setFilter('agentType', e.currentTarget.value)}>
-            <option value="">Any</option>
-            {AGENTS.map((agent) => (
-              <option key={agent} value={agent}>
-                {agent}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <TaskFilters query={query} setFilter={setFilter} />
         <label class="check">
           <input type="checkbox" checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
           Live
@@ -106,6 +86,22 @@ export function Tasks(props: { query: URLSearchParams }) {
         </>
       )}
     </>
+  )
+}
+
+/** GET /v1/tasks/counts: the account's tasks by status, whatever the filters. */
+function Counts(props: { counts: TaskCounts }) {
+  return (
+    <ul class="counts" aria-label="Tasks by status">
+      {TASK_STATUSES.map((status) => (
+        <li key={status}>
+          <Status status={status} /> <span class="count">{props.counts[status]}</span>
+        </li>
+      ))}
+      <li>
+        all <span class="count">{props.counts.total}</span>
+      </li>
+    </ul>
   )
 }
 
