@@ -197,7 +197,8 @@ for (const [link, heading, name] of [
       t.match(await page.getByRole('img', { name: /^Spend by day: \$/ }).getAttribute('aria-label'), /over \d+ days/, 'the chart says its numbers')
       t.ok(await page.getByLabel('Budget spent').isVisible(), 'spend against the budget')
       const { body } = await api.get<{ usage: { spentUsd: number } }>('/v1/usage')
-      t.match(await page.locator('main p').first().textContent(), `$${body.usage.spentUsd.toFixed(2)} spent`, "the API's figure on screen")
+      const spent = body.usage.spentUsd
+      t.match(await page.locator('main p').first().textContent(), `$${spent.toFixed(spent > 0 && spent < 1 ? 4 : 2)} spent`, "the API's figure on screen")
     }
     t.same(await accessibilityViolations(page), [], `${name}: no violation`)
     await page.screenshot({ path: screenshotPath(name), fullPage: true })

@@ -1,9 +1,7 @@
 import type { Usage as UsageData } from '../types.js'
-import { Field, Problem, TableRegion } from '../ui/bits.js'
+import { dollars, Field, Problem, TableRegion } from '../ui/bits.js'
 import { DayChart } from '../ui/day-chart.js'
 import { useApi } from '../use-api.js'
-
-const dollars = (usd: number) => `$${usd.toFixed(2)}`
 
 /** This month's spend (GET /v1/usage) against the budget, by agent and by day: a chart and the same numbers as tables. */
 export function Usage() {

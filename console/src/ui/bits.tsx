@@ -48,3 +48,5 @@ export function Problem(props: { error: string | undefined }) {
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—')
 export const usd = (micros: number) => `$${(micros / 1_000_000).toFixed(4)}`
+/** USD: cents, or hundredths of a cent below a dollar (a month of small runs costs fractions of a cent). */
+export const dollars = (usd: number) => `$${usd.toFixed(usd > 0 && usd < 1 ? 4 : 2)}`

@@ -1,4 +1,5 @@
 import type { Usage } from '../types.js'
+import { dollars } from './bits.js'
 
 type Day = Usage['byDay'][number]
 const WIDTH = 620
@@ -15,7 +16,7 @@ export function DayChart(props: { days: readonly Day[] }) {
   const highest = Math.max(...days.map((d) => d.spentUsd), 0)
   const busiest = days.find((d) => d.spentUsd === highest && highest > 0)
   const total = days.reduce((sum, d) => sum + d.spentUsd, 0)
-  const label = `Spend by day: $${total.toFixed(2)} over ${days.length} days${busiest ? `, most on ${busiest.date} ($${busiest.spentUsd.toFixed(2)})` : ''}. The table below has each day.`
+  const label = `Spend by day: ${dollars(total)} over ${days.length} days${busiest ? `, most on ${busiest.date} (${dollars(busiest.spentUsd)})` : ''}. The table below has each day.`
   const slot = WIDTH / Math.max(days.length, 1)
   const plot = HEIGHT - AXIS
   return (
