@@ -40,7 +40,8 @@ try {
     })
     const seconds = (flipped - started) / 1000
     const groups = await Promise.all(ALL_PROJECTIONS.map(async (projection) => ({ indexes: projection.indexes, docs: await infra.readModels.collection(projection).find({}).toArray() })))
-    const docs = groups.flatMap((group) => group.docs)
+    // One collection for all: ids are unique per projection only (account_spend and account_usage share theirs).
+    const docs = groups.flatMap((group, g) => group.docs.map((doc) => ({ ...doc, _id: `${g}:${String(doc._id)}` })))
     const indexed = await insertManySeconds(servers.mongoUrl, groups)
     const bare = await insertManySeconds(servers.mongoUrl, [{ indexes: [], docs }])
     say(

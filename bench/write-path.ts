@@ -169,7 +169,8 @@ async function rebuild(servers: BenchServers, caller: BenchCaller): Promise<void
   })
   const rebuildSeconds = (replayed - started) / 1000
   const groups = await Promise.all(ALL_PROJECTIONS.map(async (projection) => ({ indexes: projection.indexes, docs: await infra.readModels.collection(projection).find({}).toArray() })))
-  const docs = groups.flatMap((group) => group.docs)
+  // One collection for all: ids are unique per projection only (account_spend and account_usage share theirs).
+  const docs = groups.flatMap((group, g) => group.docs.map((doc) => ({ ...doc, _id: `${g}:${String(doc._id)}` })))
   const insertSeconds = await insertManySeconds(servers.mongoUrl, groups)
   const bareSeconds = await insertManySeconds(servers.mongoUrl, [{ indexes: [], docs }])
   say(`\n4. mats projections rebuild of ${STORED.toLocaleString('en-US')} tasks (${docs.length.toLocaleString('en-US')} documents)`)
