@@ -1,4 +1,4 @@
-import { provisioned } from '../../src/infra/nats/provisioning.js'
+import { ensureDurableConsumer, provisioned } from '../../src/infra/nats/provisioning.js'
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { execute } from '../../src/commands/execute.js'
@@ -52,9 +52,7 @@ export class ApprovedActionExecutor {
       max_deliver: -1,
     }
     const { js, jsm } = this.infra
-    const existing = await provisioned('look up the action executor consumer', () => jsm.consumers.info(STREAM, ACTION_EXECUTOR_CONSUMER)).catch(() => null)
-    // Another worker process may create it at the same moment: theirs is the same.
-    if (!existing) await provisioned('create the action executor consumer', () => jsm.consumers.add(STREAM, config)).catch(() => undefined)
+    await ensureDurableConsumer(jsm, STREAM, config, 'the action executor consumer')
     const consumer = await provisioned('bind the action executor consumer', () => js.consumers.get(STREAM, ACTION_EXECUTOR_CONSUMER))
     this.messages = await consumer.consume({ max_messages: 10 })
     this.loop = this.consumeAll(this.messages)

@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { AppContext } from '../../src/app-context.js'
 import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
-import { provisioned } from '../../src/infra/nats/provisioning.js'
+import { ensureDurableConsumer, provisioned } from '../../src/infra/nats/provisioning.js'
 import { HandlingFailures, verdictOn } from '../../src/infra/nats/failed-messages.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import type { AgentProvider } from '../agents/provider.js'
@@ -132,10 +132,7 @@ export class TaskWorker {
       max_deliver: -1,
       max_ack_pending: -1,
     }
-    const { jsm } = this.infra
-    const existing = await provisioned('look up the worker consumer', () => jsm.consumers.info(STREAM, WORKER_CONSUMER)).catch(() => null)
-    if (!existing) await provisioned('create the worker consumer', () => jsm.consumers.add(STREAM, config)).catch(() => jsm.consumers.update(STREAM, WORKER_CONSUMER, { ack_wait: config.ack_wait }))
-    else if (existing.config.ack_wait !== config.ack_wait) await provisioned('update the worker consumer', () => jsm.consumers.update(STREAM, WORKER_CONSUMER, { ack_wait: config.ack_wait }))
+    await ensureDurableConsumer(this.infra.jsm, STREAM, config, 'the worker consumer')
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ConsumerConfig, JetStreamManager } from '@nats-io/jetstream'
 import { errors as nats } from '@nats-io/transport-node'
 
 /**
@@ -44,4 +45,23 @@ export async function provisioned<T>(what: string, request: () => Promise<T>, op
       await new Promise((resolve) => setTimeout(resolve, pause))
     }
   }
+}
+
+/** A durable pull consumer's settings, as mats creates them; `ack_wait` may change between versions. */
+export interface DurableConsumerConfig extends Partial<ConsumerConfig> {
+  readonly durable_name: string
+  readonly ack_wait: number
+}
+
+/**
+ * Makes sure the durable consumer exists with this code's `ack_wait`, safe from every process at
+ * once: a creation that fails (another process made it a moment ago, with the same settings)
+ * falls back to updating `ack_wait`. `what` names it in a provisioning error.
+ */
+export async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, config: DurableConsumerConfig, what: string): Promise<void> {
+  const name = config.durable_name
+  const existing = await provisioned(`look up ${what}`, () => jsm.consumers.info(stream, name)).catch(() => null)
+  const ackWait = { ack_wait: config.ack_wait }
+  if (!existing) await provisioned(`create ${what}`, () => jsm.consumers.add(stream, config)).catch(() => jsm.consumers.update(stream, name, ackWait))
+  else if (existing.config.ack_wait !== config.ack_wait) await provisioned(`update ${what}`, () => jsm.consumers.update(stream, name, ackWait))
 }
