@@ -8,6 +8,8 @@ export interface RetryOptions {
   readonly forMs: number
   /** Told of each failure that will be tried again. */
   readonly onRetry?: (err: unknown, attempt: number) => void
+  /** Which failures are tried again: by default NATS or MongoDB out of reach or too slow. */
+  readonly retryable?: (err: unknown) => boolean
 }
 
 /**
@@ -22,7 +24,7 @@ export async function whileUnreachable<T>(step: () => Promise<T>, options: Retry
     try {
       return await step()
     } catch (err) {
-      if (!isDependencyUnavailable(err) || Date.now() > deadline) throw err
+      if (!(options.retryable ?? isDependencyUnavailable)(err) || Date.now() > deadline) throw err
       options.onRetry?.(err, attempt)
       const backoff = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] ?? 5000
       await sleep(backoff * (0.5 + Math.random()))

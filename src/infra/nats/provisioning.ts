@@ -1,5 +1,6 @@
 import type { ConsumerConfig, JetStreamManager } from '@nats-io/jetstream'
 import { errors as nats } from '@nats-io/transport-node'
+import { whileUnreachable } from '../while-unreachable.js'
 
 /**
  * How long a start may wait for NATS to create or look up one stream, bucket or consumer.
@@ -7,8 +8,6 @@ import { errors as nats } from '@nats-io/transport-node'
  * provisions at once (startup-race.test.ts starts eight in one process on a busy machine).
  */
 export const PROVISION_DEADLINE_MS = 60_000
-const FIRST_PAUSE_MS = 50
-const LONGEST_PAUSE_MS = 2_000
 
 /** NATS did not answer a provisioning request before the start's deadline. */
 export class ProvisioningTimeoutError extends Error {
@@ -27,25 +26,25 @@ export interface ProvisionOptions {
  * clients (invariant 11), not for a server busy creating the streams of several processes
  * starting at once: it goes on and creates what was asked after the client stopped
  * waiting. Creating these is idempotent (the same config is accepted twice), so a request
- * that timed out is simply asked again, with a short pause, until the deadline. Any other
- * error is the caller's to handle.
+ * that timed out is simply asked again (whileUnreachable's pauses), until the deadline. Any
+ * other error is the caller's to handle.
  */
 export async function provisioned<T>(what: string, request: () => Promise<T>, options: ProvisionOptions = {}): Promise<T> {
-  const deadline = Date.now() + (options.deadlineMs ?? PROVISION_DEADLINE_MS)
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await request()
-    } catch (err) {
-      if (!(err instanceof nats.TimeoutError)) throw err
-      const pause = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (attempt - 1))
-      if (Date.now() + pause >= deadline) {
-        throw new ProvisioningTimeoutError(`NATS did not answer in time to ${what} (asked ${attempt} times over ${options.deadlineMs ?? PROVISION_DEADLINE_MS} ms)`, { cause: err })
-      }
-      options.onRetry?.(what, attempt)
-      await new Promise((resolve) => setTimeout(resolve, pause))
-    }
+  const forMs = options.deadlineMs ?? PROVISION_DEADLINE_MS
+  let attempts = 1
+  const onRetry = (_: unknown, attempt: number) => {
+    attempts++
+    options.onRetry?.(what, attempt + 1)
+  }
+  try {
+    return await whileUnreachable(request, { forMs, retryable: isTimeout, onRetry })
+  } catch (err) {
+    if (!isTimeout(err)) throw err
+    throw new ProvisioningTimeoutError(`NATS did not answer in time to ${what} (asked ${attempts} times over ${forMs} ms)`, { cause: err })
   }
 }
+
+const isTimeout = (err: unknown): boolean => err instanceof nats.TimeoutError
 
 /** A durable pull consumer's settings, as mats creates them; `ack_wait` may change between versions. */
 export interface DurableConsumerConfig extends Partial<ConsumerConfig> {
