@@ -53,7 +53,7 @@ export async function languageModelRig(
   return { fake, service, infra: service.infra, caller, sessionId: session.body.session.id }
 }
 
-export async function runToEnd(api: ApiClient, body: Record<string, unknown>, timeoutMs = 15_000): Promise<TaskView> {
+export async function runToEnd(api: ApiClient, body: Record<string, unknown>, timeoutMs = 60_000): Promise<TaskView> {
   const created = await api.post<{ task: TaskView }>('/v1/tasks', body)
   if (created.status !== 201) throw new Error(`task not created: ${created.status} ${JSON.stringify(created.body)}`)
   return until(
