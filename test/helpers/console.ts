@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { honouringRetryAfter } from './retry-after.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const STAMP = join(ROOT, 'dist', 'console', '.built')
@@ -28,7 +29,8 @@ export interface ConsoleSignIn {
 }
 
 export async function signIn(baseUrl: string, apiKey: string, headers: Record<string, string> = { origin: baseUrl }): Promise<ConsoleSignIn> {
-  const response = await fetch(`${baseUrl}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ apiKey }) })
+  const send = () => fetch(`${baseUrl}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ apiKey }) })
+  const response = await honouringRetryAfter('POST /console/api/session', send)
   const body = (await response.json()) as Record<string, unknown>
   const setCookie = response.headers.get('set-cookie')
   return { status: response.status, setCookie, cookie: setCookie?.split(';')[0] ?? '', csrfToken: typeof body.csrfToken === 'string' ? body.csrfToken : '', body }

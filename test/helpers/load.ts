@@ -60,8 +60,12 @@ export async function postTasks(api: ApiClient, sessionId: string, load: Load): 
   return posted
 }
 
+/** Each answer as it comes: `retriesOf503` decides what is sent again, and every 503 is counted. */
 function post(api: ApiClient, body: Record<string, unknown>): Promise<TaskAnswer> {
-  return api.post<TaskAnswer['body']>('/v1/tasks', body).catch(() => ({ status: 0, body: {}, headers: new Headers() }))
+  return api
+    .withoutRetry()
+    .post<TaskAnswer['body']>('/v1/tasks', body)
+    .catch(() => ({ status: 0, body: {}, headers: new Headers() }))
 }
 
 function count(posted: Posted, status: number): void {

@@ -1,3 +1,5 @@
+import { honouringRetryAfter, RETRY_503_BUDGET_MS } from './retry-after.js'
+
 /** One block of a Server-Sent Events stream: an event (id, event, data) or a comment line. */
 export interface SseBlock {
   readonly id?: string
@@ -19,11 +21,16 @@ export interface SseStream {
   close(): void
 }
 
-/** A minimal SSE client over fetch (which, unlike EventSource, can send Authorization). */
-export async function openSse(url: string, key: string, headers: Record<string, string> = {}): Promise<SseStream> {
+/**
+ * A minimal SSE client over fetch (which, unlike EventSource, can send Authorization). A 503 is
+ * opened again after its Retry-After, within `retry503BudgetMs`, as a real client would
+ * (retry-after.ts); 0 answers it as it comes.
+ */
+export async function openSse(url: string, key: string, headers: Record<string, string> = {}, retry503BudgetMs = RETRY_503_BUDGET_MS): Promise<SseStream> {
   const abort = new AbortController()
   // An empty key sends none (a console cookie in `headers` authenticates instead).
-  const response = await fetch(url, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), accept: 'text/event-stream', ...headers }, signal: abort.signal })
+  const open = () => fetch(url, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), accept: 'text/event-stream', ...headers }, signal: abort.signal })
+  const response = await honouringRetryAfter(`GET ${new URL(url).pathname} (event stream)`, open, retry503BudgetMs)
   const streaming = response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
   const text = streaming ? '' : await response.text()
   const reader = streaming ? response.body?.getReader() : undefined

@@ -5,6 +5,7 @@ import t from 'tap'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
 import { operator } from '../../src/commands/execute.js'
 import { ensureConsoleBuilt, signIn } from '../helpers/console.js'
+import { honouringRetryAfter } from '../helpers/retry-after.js'
 import { openSse } from '../helpers/sse.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -22,7 +23,8 @@ const anAddress = () => `203.0.113.${nextAddress++}`
 async function call(path: string, init: { method?: string; cookie?: string; headers?: Record<string, string>; body?: unknown } = {}) {
   const headers: Record<string, string> = { 'x-forwarded-for': anAddress(), ...(init.cookie ? { cookie: init.cookie } : {}), ...init.headers }
   if (init.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${service.url}${path}`, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) })
+  const send = () => fetch(`${service.url}${path}`, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) })
+  const response = await honouringRetryAfter(`${init.method ?? 'GET'} ${path}`, send)
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as Record<string, unknown> }
 }
