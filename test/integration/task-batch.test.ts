@@ -105,6 +105,47 @@ t.test('given a budget that holds two more tasks, when a batch of four is sent, 
   )
 })
 
+t.test('given bodies whose outcomes are 201, 400, 404, 409 and 402 in no sorted order, when the batch is sent, then result i answers body i', async (t) => {
+  // $0.03 of budget, $0.01 reserved per task in flight: the third created task spends the last of it.
+  const caller = await aCaller(infra, service.url, { monthlyBudgetUsd: 0.03 })
+  const sessionId = await newSession(caller)
+  const bodies = [
+    { sessionId, instruction: 'Write the autumn newsletter' },
+    { sessionId, instruction: 'no' },
+    { sessionId: randomUUID(), instruction: 'Write the autumn newsletter' },
+    { sessionId, instruction: 'Write the autumn newsletter' },
+    { sessionId, instruction: 'Plan the autumn webinar invitations' },
+    { sessionId, instruction: 'Audit the autumn landing page', priority: 'soon' },
+    { sessionId, instruction: 'Draft the autumn sale ads' },
+    { sessionId, instruction: 'Draft the winter sale ads' },
+    { sessionId, instruction: 'x' },
+  ]
+
+  const answer = await batch(caller, bodies)
+
+  t.equal(answer.status, 200)
+  const results = answer.body.results
+  t.same(
+    results.map((result) => result.status),
+    [201, 400, 404, 409, 201, 400, 201, 402, 400],
+    'each status at the index of its body, neither sorted nor grouped',
+  )
+  for (const [i, result] of results.entries()) {
+    if ('task' in result) t.equal(result.task.instruction, bodies[i]?.instruction, `result ${i} is the task of body ${i}`)
+    else if (result.status === 400) t.match(result.error, new RegExp(`^tasks\\[${i}\\]\\.`), `result ${i} names body ${i}'s field`)
+  }
+  const first = results[0]
+  t.match(results[3], { code: 'identical_task_pending', existingTaskId: first && 'task' in first ? first.task.id : 'none' }, "body 3's twin is the task of body 0")
+  t.match(results[7], { code: 'budget_exhausted' }, 'the budget ran out after the third created task')
+  const created = results.flatMap((result) => ('task' in result ? [result.task.id] : []))
+  const logOrder = (await streamEvents(infra, 'MATS_TASKS')).filter((e) => e.type === 'TaskCreated').map((e) => e.aggregateId)
+  t.same(
+    logOrder.filter((id) => created.includes(id)),
+    created,
+    'created in the order sent',
+  )
+})
+
 t.test('given an Idempotency-Key, when a batch is sent twice, then the second answer replays the first and creates nothing', async (t) => {
   const caller = await aCaller(infra, service.url)
   const sessionId = await newSession(caller)
