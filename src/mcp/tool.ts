@@ -35,7 +35,12 @@ export interface ToolSpec<S extends TObject> {
   readonly description: string
   /** The REST operation group whose rate limit the tool spends. */
   readonly limitGroup: LimitGroup
+  /** The tool spends its group's limit itself, once per item (a batch), instead of once per call. */
+  readonly limitsEachItem?: boolean
+  /** What arguments are checked against before `run`. */
   readonly input: S
+  /** The input schema tools/list shows, when `run` checks more than `input` does (a batch checks each item on its own). */
+  readonly listedInput?: TSchema
   readonly output: TSchema
   readonly annotations: ToolAnnotations
   run(ctx: ToolContext, args: Static<S>): Promise<ToolOutput>
@@ -56,10 +61,10 @@ export function defineTool<S extends TObject>(spec: ToolSpec<S>): Tool {
   const check = Compile(spec.input)
   const { name, title, description, annotations } = spec
   return {
-    listing: { name, title, description, annotations, inputSchema: spec.input as ToolListing['inputSchema'], outputSchema: spec.output as ToolListing['outputSchema'] },
+    listing: { name, title, description, annotations, inputSchema: (spec.listedInput ?? spec.input) as ToolListing['inputSchema'], outputSchema: spec.output as ToolListing['outputSchema'] },
     async call(ctx, args) {
       try {
-        await ctx.limiter.check(spec.limitGroup, ctx.principal.accountId)
+        if (!spec.limitsEachItem) await ctx.limiter.check(spec.limitGroup, ctx.principal.accountId)
         const value = args ?? {}
         if (!check.Check(value)) {
           return toolError(describeValidation(check.Errors(value) as unknown as FastifySchemaValidationError[], 'arguments'))

@@ -9,12 +9,13 @@ import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionPara
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../contract/tasks.js'
 import { reportTaskProgress } from './progress.js'
 import { rerunTaskTool } from './rerun-tool.js'
+import { runAgentTasksBatchTool } from './batch-tool.js'
 import { actionText, pendingApprovalsText } from './render-actions.js'
 import { agentsText, sessionDetailsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
 import { defineTool, type Tool } from './tool.js'
 
 /**
- * The eleven MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
+ * The MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
  * group, same account scoping); only the envelope differs.
  */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
@@ -219,6 +220,7 @@ export const TOOLS: readonly Tool[] = [
   createSessionTool,
   updateSessionTool,
   runAgentTaskTool,
+  runAgentTasksBatchTool,
   getTask,
   listTasksTool,
   cancelTaskTool,

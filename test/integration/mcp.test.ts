@@ -10,6 +10,7 @@ import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.j
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse, UpdateSessionInput } from '../../src/contract/sessions.js'
 import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResponse } from '../../src/contract/tasks.js'
 import { ListAgentsResponse } from '../../src/contract/agents.js'
+import { CreateTaskBatchBody, CreateTaskBatchResponse } from '../../src/contract/task-batch.js'
 import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../../src/contract/actions.js'
 import { ApiClient } from '../helpers/http.js'
 import { aCaller, aKey, anAccount, aSessionBody } from '../helpers/mothers.js'
@@ -58,7 +59,7 @@ function structured<T = Record<string, any>>(t: Test, result: CallToolResult, wh
   return result.structuredContent as T
 }
 
-t.test('tools/list: exactly the eleven tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
+t.test('tools/list: exactly these tools, with the REST TypeBox schemas as input and output schemas', async (t) => {
   const { key } = await aCaller(service.infra, service.url)
   const client = await connect(t, service.url, key.key)
   const { tools } = await client.listTools()
@@ -75,6 +76,7 @@ t.test('tools/list: exactly the eleven tools, with the REST TypeBox schemas as i
     'list_tasks',
     'rerun_task',
     'run_agent_task',
+    'run_agent_tasks_batch',
     'update_session',
   ])
   const expected: Record<string, [unknown, unknown]> = {
@@ -84,6 +86,7 @@ t.test('tools/list: exactly the eleven tools, with the REST TypeBox schemas as i
     get_session: [SessionParams, SessionResponse],
     update_session: [UpdateSessionInput, SessionResponse],
     run_agent_task: [CreateTaskBody, TaskResponse],
+    run_agent_tasks_batch: [CreateTaskBatchBody, CreateTaskBatchResponse],
     get_task: [TaskParams, TaskResponse],
     list_tasks: [ListTasksQuery, ListTasksResponse],
     cancel_task: [TaskParams, TaskResponse],
