@@ -33,8 +33,13 @@ const TARGET_P99_MS = 200
  * test still fails on a wait the product adds (issue 19's cost 5 s) and not on a starved CPU.
  */
 const SEQUENTIAL_STEPS = 25
-/** However starved the machine, a wait of seconds the product adds still fails the test. */
-const CEILING_MS = 2500
+/**
+ * However starved the machine, a wait of seconds the product adds still fails the test (issue
+ * 19's was 5 s on every event after a task's first). At load 25 to 26 on 2 cores the slowest of
+ * 32 deliveries took 2.4 s, spent in the steps themselves (probed: no timer or poll wait on its
+ * way), so 2.5 s was too close to hold on such a machine.
+ */
+const CEILING_MS = 4000
 
 /** A brief saying FAIL is refused by the provider; PROPOSE proposes one action, then reports; HANG never answers (until cancelled); others just report. */
 function script(request: ModelRequestView): ModelReply {
