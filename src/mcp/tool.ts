@@ -78,6 +78,9 @@ export function defineTool<S extends TObject>(spec: ToolSpec<S>): Tool {
   }
 }
 
+/** A tool's answer while NATS or MongoDB is out of reach: REST's 503 message (MCP has no Retry-After; REST's is 2 s). */
+export const UNAVAILABLE_MESSAGE = 'service temporarily unavailable, retry later'
+
 function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }
 }
@@ -87,5 +90,5 @@ function messageOf(err: unknown, log: FastifyBaseLogger, tool: string): string {
   if (err instanceof DomainError) return err.message
   const dependency = isDependencyUnavailable(err)
   log.error({ err, tool }, dependency ? 'dependency unavailable' : 'unhandled error in MCP tool')
-  return dependency ? 'service temporarily unavailable, retry later' : 'internal error'
+  return dependency ? UNAVAILABLE_MESSAGE : 'internal error'
 }

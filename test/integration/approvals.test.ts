@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import t, { type Test } from 'tap'
 import type { PlatformConnector, PlatformConnectors } from '../../consumers/connectors/platform-connectors.js'
 import type { ModelReply, ModelRequestView } from '../fakes/model-server.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { languageModelRig, runToEnd } from '../helpers/language-models.js'
+import { callTool, textOf } from '../helpers/mcp.js'
 import { aCaller } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { until } from '../helpers/wait.js'
@@ -181,8 +181,8 @@ t.test('MCP: list_pending_approvals lists what GET /v1/approvals does; decide_ac
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', rig.service.url), { requestInit: { headers: { Authorization: `Bearer ${rig.caller.key.key}` } } }))
   t.teardown(() => client.close())
   await client.listTools()
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult
-  const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+  const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args)
+  const text = textOf
 
   const listed = await call('list_pending_approvals', { limit: 100 })
   t.same(listed.structuredContent, (await api.get('/v1/approvals?limit=100')).body, 'list_pending_approvals is GET /v1/approvals')

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import t, { type Test } from 'tap'
+import { callTool, textOf } from '../helpers/mcp.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
@@ -24,8 +25,7 @@ async function connect(t: Test, baseUrl: string, key: string): Promise<Client> {
   return client
 }
 
-const batch = async (client: Client, tasks: unknown[]) => (await client.callTool({ name: 'run_agent_tasks_batch', arguments: { tasks } })) as CallToolResult
-const textOf = (result: CallToolResult): string => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+const batch = (client: Client, tasks: unknown[]) => callTool(client, 'run_agent_tasks_batch', { tasks })
 const resultsOf = (result: CallToolResult) => (result.structuredContent as { results: Result[] }).results
 const newSession = async (caller: Caller) => (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
 
@@ -125,7 +125,7 @@ t.test('given a malformed call, then a tool error naming the field', async (t) =
     [{}, /^arguments\.tasks: is required/],
     [{ tasks: [{}], extra: 1 }, /^arguments\.extra: is not a known field/],
   ] as const) {
-    const result = (await client.callTool({ name: 'run_agent_tasks_batch', arguments: args })) as CallToolResult
+    const result = await callTool(client, 'run_agent_tasks_batch', args)
     t.equal(result.isError, true, JSON.stringify(args).slice(0, 40))
     t.match(textOf(result), message)
   }

@@ -13,6 +13,7 @@ import { ListAgentsResponse } from '../../src/contract/agents.js'
 import { CreateTaskBatchBody, CreateTaskBatchResponse } from '../../src/contract/task-batch.js'
 import { ActionResponse, DecideActionInput, PendingApprovalsQuery, PendingApprovalsResponse } from '../../src/contract/actions.js'
 import { ApiClient } from '../helpers/http.js'
+import { callTool, textOf } from '../helpers/mcp.js'
 import { aCaller, aKey, anAccount, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
@@ -35,9 +36,8 @@ async function connect(t: Test, baseUrl: string, key: string | null, fetchVia?: 
   return client
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult
-}
+/** A tool call that waits out an "unavailable" answer, as REST's helpers wait a 503's Retry-After (test/helpers/mcp.ts). */
+const call = callTool
 
 /**
  * get_task until it reports completed. A waiting run_agent_task returns the task as the
@@ -50,8 +50,6 @@ function completedTask(client: Client, taskId: string): Promise<CallToolResult> 
     return (result.structuredContent as { task?: { status: string } } | undefined)?.task?.status === 'completed' && result
   })
 }
-
-const textOf = (result: CallToolResult): string => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
 
 // biome-ignore lint/suspicious/noExplicitAny: a tool's structured result, read by each test as the REST body it is
 function structured<T = Record<string, any>>(t: Test, result: CallToolResult, what: string): T {
