@@ -17,7 +17,12 @@ export interface TaskFilter {
 
 /** `total`, when the caller knows it (from the counts read model), spares counting the matches. */
 export function listTasks(readModels: ReadModels, accountId: string, filter: TaskFilter, page: number, limit: number, total?: number): Promise<Page<TaskDoc>> {
-  const query: Filter<Stored<TaskDoc>> = {
+  return newestFirst(readModels.collection<TaskDoc>(tasksProjection), taskListQuery(accountId, filter), page, limit, total)
+}
+
+/** The MongoDB filter of an account's tasks narrowed by `filter`. */
+export function taskListQuery(accountId: string, filter: TaskFilter): Filter<Stored<TaskDoc>> {
+  return {
     accountId,
     ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
     ...(filter.status ? { status: filter.status } : {}),
@@ -25,5 +30,4 @@ export function listTasks(readModels: ReadModels, accountId: string, filter: Tas
     ...(filter.priority ? { priority: filter.priority } : {}),
     ...(filter.createdFrom || filter.createdTo ? { createdAt: { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lt: filter.createdTo } : {}) } } : {}),
   }
-  return newestFirst(readModels.collection<TaskDoc>(tasksProjection), query, page, limit, total)
 }
