@@ -3,9 +3,9 @@
  * after navigation) and a small account beside it (invariant 12: one tenant never slows another).
  *
  * Each task's history (TaskCreated, then TaskStarted, TaskCompleted or TaskFailed; statuses,
- * agents, 20 sessions and priorities spread independently, bench/task-mix.ts) is, for the big
+ * agents, 20 sessions and priorities spread independently, test/helpers/task-mix.ts) is, for the big
  * account, folded by the projections' own evolve into the tasks and task_counts read models
- * (bench/seed-read-model.ts: appending and projecting 100,000 tasks takes many minutes on a
+ * (test/helpers/task-documents.ts: appending and projecting 100,000 tasks takes many minutes on a
  * loaded 2-core machine and is measured by bench:projectors); for the small account appended to
  * the log, one atomic batch per task, and projected by the service's projector. Then, against the real API
  * (api + projector in this process, FerretDB and nats-server on loopback), ROUNDS interleaved
@@ -24,9 +24,9 @@ import { createApiKey } from '../src/commands/create-api-key/create-api-key.js'
 import { operator } from '../src/commands/execute.js'
 import { benchServers, benchService } from './harness.js'
 import { appendTasks, seedSession } from './seed.js'
-import { seedTaskDocuments } from './seed-read-model.js'
+import { seedTaskDocuments } from '../test/helpers/task-documents.js'
 import { show, spread } from './stats.js'
-import { mixedTaskDrafts } from './task-mix.js'
+import { mixedTaskDrafts } from '../test/helpers/task-mix.js'
 import { explainLists, type ListCase } from './task-list-plans.js'
 
 const STORED = Number(process.env.STORED ?? 100_000)

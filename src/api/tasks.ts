@@ -5,14 +5,15 @@ import { cancelTask } from '../commands/cancel-task/cancel-task.js'
 import { createTask } from '../commands/create-task/create-task.js'
 import { rerunTask } from '../commands/rerun-task/rerun-task.js'
 import type { Issuer } from '../commands/execute.js'
-import { NotFoundError } from '../domain/errors.js'
+import { InvalidInputError, NotFoundError } from '../domain/errors.js'
 import type { AppContext } from '../app-context.js'
 import { pageOf, paginationFor } from '../contract/common.js'
-import type { CreateTaskBody, ListTasksQuery } from '../contract/tasks.js'
+import { TASK_TOTAL_BOUND, type CreateTaskBody, type ListTasksQuery } from '../contract/tasks.js'
 import { readTask } from '../queries/read-task.js'
 import { awaitTaskEnd } from '../queries/await-task-end.js'
 import { requireSession } from '../queries/require-session.js'
 import { awaitTaskStreamReadModel, awaitTasksReadModel } from '../queries/tasks-caught-up.js'
+import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js'
 import { documentOf, taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
@@ -59,14 +60,19 @@ export async function getTask(infra: AppContext, accountId: string, taskId: stri
 
 export async function listTasksPage(infra: AppContext, accountId: string, query: ListTasksQuery) {
   const { sessionId, status, agentType, priority } = query
+  const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor)
+  if (cursor && (query.page ?? 1) > 1) throw new InvalidInputError('query.page: send either page or cursor, not both')
   // Unfiltered, or by status alone: the total is a stored count, not a count of the matches (which grows with the history).
   const countable = !sessionId && !agentType && !priority && !query.createdFrom && !query.createdTo
   await Promise.all([sessionId ? requireSession(infra, accountId, sessionId) : undefined, awaitTasksReadModel(infra, accountId)])
   const counts = countable ? await taskCountsOf(infra, accountId) : undefined
-  const { page, limit } = pageOf(query)
+  const { limit } = pageOf(query)
+  const page = cursor?.page ?? pageOf(query).page
   const filter = { sessionId, status, agentType, priority, createdFrom: instant(query.createdFrom), createdTo: instant(query.createdTo) }
-  const { items, total } = await listTasks(infra.readModels, accountId, filter, page, limit, counts && (status ? counts[status] : counts.total))
-  return { tasks: items.map(taskView), pagination: paginationFor(page, limit, total) }
+  const found = await listTasks(infra.readModels, accountId, filter, { page, limit, after: cursor?.after, countUpTo: TASK_TOTAL_BOUND }, counts && (status ? counts[status] : counts.total))
+  const last = found.items.at(-1)
+  const nextCursor = found.more && last ? encodeTaskCursor({ after: { createdAt: last.createdAt, id: last._id }, page: page + 1 }) : null
+  return { tasks: found.items.map(taskView), pagination: { ...paginationFor(page, limit, found.total), totalExact: found.exact, nextCursor } }
 }
 
 /** How many of the account's tasks are in each status, as of everything the log held when asked (within the catch-up wait). */

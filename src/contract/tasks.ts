@@ -52,6 +52,15 @@ export const ListTasksQuery = Type.Object(
     createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only the tasks created at or after this instant' })),
     createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'Only the tasks created before this instant' })),
     ...PageQuery,
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 400,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description:
+          'The page after the one that gave this `pagination.nextCursor` (send the same filters and limit; not with `page`). It costs the same at any depth and is not shifted by tasks created meanwhile; `page` numbers skip what the pages before hold.',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -72,4 +81,20 @@ export const TaskCountsResponse = Type.Object({ counts: TaskCounts }, { title: '
 export const TaskParams = Type.Object({ taskId: Type.String({ format: 'uuid', description: 'The task, as POST /v1/tasks answered it' }) }, { additionalProperties: false })
 
 export const TaskResponse = Type.Object({ task: Task }, { title: 'TaskResponse' })
-export const ListTasksResponse = Type.Object({ tasks: Type.Array(Task), pagination: Pagination }, { title: 'ListTasksResponse' })
+/** How far GET /v1/tasks counts the matches of a filter that no stored count answers (ADR 0043). */
+export const TASK_TOTAL_BOUND = 1000
+
+export const TaskPagination = Type.Object(
+  {
+    ...Pagination.properties,
+    total: Type.Integer({
+      minimum: 0,
+      description: `How many tasks match: exact when \`totalExact\`, else at least this many (${TASK_TOTAL_BOUND.toLocaleString('en-US')}; a filter with no stored count is counted that far and no further)`,
+    }),
+    totalExact: Type.Boolean({ description: 'False when `total` is a lower bound' }),
+    nextCursor: Nullable(Type.String({ description: 'Send as `cursor` for the next page; null on the last page' })),
+  },
+  { title: 'TaskPagination' },
+)
+
+export const ListTasksResponse = Type.Object({ tasks: Type.Array(Task), pagination: TaskPagination }, { title: 'ListTasksResponse' })

@@ -24,7 +24,7 @@ interface TaskReply {
 }
 interface TaskList {
   tasks: TaskView[]
-  pagination: { page: number; limit: number; total: number; totalPages: number }
+  pagination: { page: number; limit: number; total: number; totalPages: number; totalExact: boolean; nextCursor: string | null }
   error?: string
 }
 
@@ -290,7 +290,7 @@ t.test('GET /v1/tasks: newest first, filters, pagination, 404 and 400, accounts 
   const all = await list('')
   t.equal(all.status, 200)
   t.same(idsOf(all), [t5, t4, t3, t2, t1], 'newest first')
-  t.same(all.body.pagination, { page: 1, limit: 25, total: 5, totalPages: 1 }, 'defaults page 1, limit 25')
+  t.same(all.body.pagination, { page: 1, limit: 25, total: 5, totalPages: 1, totalExact: true, nextCursor: null }, 'defaults page 1, limit 25; one page: no next cursor')
   for (const task of all.body.tasks) t.same(Object.keys(task).sort(), TASK_FIELDS, 'listed tasks have the spec fields, parentTaskId and the re-run links only')
   t.same(idsOf(await list(`?sessionId=${s1}`)), [t5, t2, t1], 'by session')
   t.same(idsOf(await list('?status=pending')), [t5, t4, t3, t2, t1], 'status pending')
@@ -301,7 +301,7 @@ t.test('GET /v1/tasks: newest first, filters, pagination, 404 and 400, accounts 
 
   const pages = await Promise.all([1, 2, 3].map((page) => list(`?page=${page}&limit=2`)))
   t.same(pages.map(idsOf), [[t5, t4], [t3, t2], [t1]], 'pages of 2')
-  t.same(pages[1]?.body.pagination, { page: 2, limit: 2, total: 5, totalPages: 3 })
+  t.match(pages[1]?.body.pagination, { page: 2, limit: 2, total: 5, totalPages: 3, totalExact: true, nextCursor: String }, 'a page with more after it names the next')
   t.equal((await list('?limit=100')).status, 200, 'limit 100 is allowed')
   for (const [query, name] of [
     ['limit=101', 'limit'],

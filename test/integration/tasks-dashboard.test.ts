@@ -23,7 +23,7 @@ interface TaskBody {
 }
 interface ListBody {
   tasks: TaskBody[]
-  pagination: { page: number; limit: number; total: number; totalPages: number }
+  pagination: { page: number; limit: number; total: number; totalPages: number; totalExact: boolean; nextCursor: string | null }
   error?: string
 }
 type Counts = { pending: number; running: number; completed: number; failed: number; total: number }
@@ -57,7 +57,7 @@ t.test('given tasks of several priorities, agents and times, then GET /v1/tasks 
   const offset = new Date(new Date(high.createdAt).getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00')
   t.same(ids((await list(caller, `createdFrom=${encodeURIComponent(offset)}&createdTo=${encodeURIComponent(highCro.createdAt)}`)).body), [high.id], 'an instant with an offset means the same time')
   const page = (await list(caller, 'priority=high&limit=1&page=2')).body
-  t.same([ids(page), page.pagination], [[high.id], { page: 2, limit: 1, total: 2, totalPages: 2 }], 'paged')
+  t.same([ids(page), page.pagination], [[high.id], { page: 2, limit: 1, total: 2, totalPages: 2, totalExact: true, nextCursor: null }], 'paged: the last page names no next')
 })
 
 t.test('given bad filters, then 400 naming the field', async (t) => {

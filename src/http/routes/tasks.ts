@@ -38,7 +38,7 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List recent tasks, newest first',
         operationId: 'listTasks',
         description:
-          "The caller's tasks, newest first, a page at a time, optionally narrowed by session, status, agent, priority and a creation window (createdFrom inclusive, createdTo exclusive); the filters combine. A task created just before is always in it. Unfiltered or by status alone, `total` is a stored count (GET /v1/tasks/counts), so a page costs the same at any history.",
+          'The caller\'s tasks, newest first, a page at a time, optionally narrowed by session, status, agent, priority and a creation window (createdFrom inclusive, createdTo exclusive); the filters combine. A task created just before is always in it. Follow `pagination.nextCursor` (as `cursor`) for the next page: it costs the same at any depth, where `page` skips what the pages before hold. Unfiltered or by status alone, `total` is a stored count (GET /v1/tasks/counts); with other filters the matches are counted up to 1,000 and past that `total` is 1,000 with `totalExact` false ("1,000+"), so a page costs the same at any history.',
         tags: ['tasks'],
         querystring: ListTasksQuery,
         response: { 200: answer(ListTasksResponse, 'A page of tasks and where it is in the whole list'), ...errors(400, 401, 404, 429) },

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { foldHistory, handles, type Projection } from '../projections/engine/projection.js'
-import type { ReadModels } from '../projections/engine/read-models.js'
-import { MAX_INSERTS_PER_BULK } from '../projections/engine/apply.js'
-import { taskCountsProjection, tasksProjection } from '../projections/index.js'
-import type { RecordedEvent } from '../src/domain/message.js'
-import { Task, type TaskEvent } from '../src/domain/tasks/task.js'
+import { foldHistory, handles, type Projection } from '../../projections/engine/projection.js'
+import type { ReadModels } from '../../projections/engine/read-models.js'
+import { MAX_INSERTS_PER_BULK } from '../../projections/engine/apply.js'
+import { taskCountsProjection, tasksProjection } from '../../projections/index.js'
+import type { RecordedEvent } from '../../src/domain/message.js'
+import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
 
 /**
  * Stores `count` tasks of `accountId` straight in the active generation of the task read
@@ -55,5 +55,15 @@ class Folds {
 function recorded(accountId: string, drafts: readonly TaskEvent[], at: Date): RecordedEvent[] {
   const aggregateId = randomUUID()
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
-  return drafts.map((draft) => ({ ...draft, id: randomUUID(), version: Task.versions[draft.type], occurredAt: at.toISOString(), accountId, aggregateId, metadata, seq: 0, subject: `mats.task.${accountId}.${aggregateId}.${draft.type}` }))
+  return drafts.map((draft) => ({
+    ...draft,
+    id: randomUUID(),
+    version: Task.versions[draft.type],
+    occurredAt: at.toISOString(),
+    accountId,
+    aggregateId,
+    metadata,
+    seq: 0,
+    subject: `mats.task.${accountId}.${aggregateId}.${draft.type}`,
+  }))
 }
