@@ -15,7 +15,7 @@
  * Then the small account's first page while 4 clients list the big one's, and how each list query
  * is planned (explain).
  *
- *   npm run bench:task-list     [STORED=100000] [SMALL=200] [ROUNDS=15]
+ *   npm run bench:task-list     [STORED=100000] [SMALL=200] [ROUNDS=15] [TIMEOUT_MS=60000]
  */
 import type { CommandStartedEvent } from 'mongodb'
 import { tasksProjection } from '../projections/index.js'
@@ -59,9 +59,23 @@ async function tenant(name: string, tasks: number, sessions: number): Promise<Te
   return { name, id: account.id, headers: { authorization: `Bearer ${key}` }, sessions: ids, tasks }
 }
 
+/** A request that has not answered by then counts as this long, and is reported as timed out. */
+const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 60_000)
+const timedOut = new Map<string, number>()
+
+async function timed(tenant: Tenant, path: string): Promise<{ ms: number; body: unknown }> {
+  try {
+    return await get(tenant, path)
+  } catch (err) {
+    if (!(err instanceof Error) || err.name !== 'TimeoutError') throw err
+    timedOut.set(path, (timedOut.get(path) ?? 0) + 1)
+    return { ms: TIMEOUT_MS, body: null }
+  }
+}
+
 async function get(tenant: Tenant, path: string): Promise<{ ms: number; body: unknown }> {
   const start = performance.now()
-  const response = await fetch(`${service.url}${path}`, { headers: tenant.headers })
+  const response = await fetch(`${service.url}${path}`, { headers: tenant.headers, signal: AbortSignal.timeout(TIMEOUT_MS) })
   const body: unknown = await response.json()
   const ms = performance.now() - start
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`)
@@ -128,7 +142,7 @@ for (let round = 0; round <= ROUNDS; round++) {
   for (let k = 0; k < probes.length; k++) {
     const probe = probes[(k + round) % probes.length]!
     commands.length = 0
-    const { ms, body } = await get(probe.tenant, probe.path)
+    const { ms, body } = await timed(probe.tenant, probe.path)
     if (round === 0) continue
     times.get(probe)!.push(ms)
     if (!sent.has(probe)) sent.set(probe, [...commands])
@@ -139,7 +153,7 @@ for (let round = 0; round <= ROUNDS; round++) {
 
 say(`\n${ROUNDS} interleaved rounds, ms per request, median (min–max); MongoDB commands of one request; the total it answered`)
 say('| request | ms | commands | total |\n|---|---|---|---|')
-for (const probe of probes) say(`| ${probe.label} | ${show(spread(times.get(probe)!), 1)} | ${summary(sent.get(probe) ?? [])} | ${totals.get(probe) ?? ''} |`)
+for (const probe of probes) say(`| ${probe.label} | ${show(spread(times.get(probe)!), 1)}${timedOut.has(probe.path) ? ` (${timedOut.get(probe.path)} timed out at ${TIMEOUT_MS / 1000} s)` : ''} | ${summary(sent.get(probe) ?? [])} | ${totals.get(probe) ?? ''} |`)
 
 function summary(names: readonly string[]): string {
   const counted = new Map<string, number>()
@@ -149,14 +163,14 @@ function summary(names: readonly string[]): string {
 
 // Invariant 12: the small account's first page, alone and while 4 clients keep listing the big one's.
 const alone: number[] = []
-for (let i = 0; i < ROUNDS * 2; i++) alone.push((await get(small, query({}))).ms)
+for (let i = 0; i < ROUNDS * 2; i++) alone.push((await timed(small, query({}))).ms)
 let loading = true
 const heavy = casesOf(big).map((c) => query(c.filter))
 const load = Array.from({ length: 4 }, async (_, k) => {
-  for (let i = k; loading; i++) await get(big, heavy[i % heavy.length]!)
+  for (let i = k; loading; i++) await timed(big, heavy[i % heavy.length]!)
 })
 const underLoad: number[] = []
-for (let i = 0; i < ROUNDS * 2; i++) underLoad.push((await get(small, query({}))).ms)
+for (let i = 0; i < ROUNDS * 2; i++) underLoad.push((await timed(small, query({}))).ms)
 loading = false
 await Promise.all(load)
 say(`\nsmall account's first page: alone ${show(spread(alone), 1)} ms; while 4 clients list the big account ${show(spread(underLoad), 1)} ms`)
