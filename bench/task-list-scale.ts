@@ -153,7 +153,10 @@ for (let round = 0; round <= ROUNDS; round++) {
 
 say(`\n${ROUNDS} interleaved rounds, ms per request, median (min–max); MongoDB commands of one request; the total it answered`)
 say('| request | ms | commands | total |\n|---|---|---|---|')
-for (const probe of probes) say(`| ${probe.label} | ${show(spread(times.get(probe)!), 1)}${timedOut.has(probe.path) ? ` (${timedOut.get(probe.path)} timed out at ${TIMEOUT_MS / 1000} s)` : ''} | ${summary(sent.get(probe) ?? [])} | ${totals.get(probe) ?? ''} |`)
+for (const probe of probes)
+  say(
+    `| ${probe.label} | ${show(spread(times.get(probe)!), 1)}${timedOut.has(probe.path) ? ` (${timedOut.get(probe.path)} timed out at ${TIMEOUT_MS / 1000} s)` : ''} | ${summary(sent.get(probe) ?? [])} | ${totals.get(probe) ?? ''} |`,
+  )
 
 function summary(names: readonly string[]): string {
   const counted = new Map<string, number>()

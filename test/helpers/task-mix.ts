@@ -59,8 +59,8 @@ export function mixedTaskDrafts(i: number, sessionIds: readonly string[]): TaskE
 const IN_FLIGHT = 64
 const RESENDS = 20
 
-/** Appends the histories `draftsOf(0..count-1)`, one new task each, IN_FLIGHT at a time, as clients resend a 503. */
-export async function appendTasks(infra: AppContext, accountId: string, count: number, draftsOf: (i: number) => TaskEvent[]): Promise<void> {
+/** Appends the histories `draftsOf(0..count-1)`, one new task each, `inFlight` at a time, as clients resend a 503. */
+export async function appendTasks(infra: AppContext, accountId: string, count: number, draftsOf: (i: number) => TaskEvent[], inFlight = IN_FLIGHT): Promise<void> {
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
   let next = 0
   let resent = 0
@@ -82,7 +82,7 @@ export async function appendTasks(infra: AppContext, accountId: string, count: n
     }
   }
   await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
+    Array.from({ length: inFlight }, async () => {
       for (let i = next++; i < count; i = next++) await one(i)
     }),
   )
