@@ -146,7 +146,7 @@ for (let round = 0; round <= ROUNDS; round++) {
     if (round === 0) continue
     times.get(probe)!.push(ms)
     if (!sent.has(probe)) sent.set(probe, [...commands])
-    const pagination = (body as { pagination?: { total: number; totalExact?: boolean } }).pagination
+    const pagination = body === null ? undefined : (body as { pagination?: { total: number; totalExact?: boolean } }).pagination
     if (pagination) totals.set(probe, `${pagination.totalExact === false ? '≥ ' : ''}${pagination.total.toLocaleString('en-US')}`)
   }
 }

@@ -98,7 +98,7 @@ export interface paths {
         };
         /**
          * List recent tasks, newest first
-         * @description The caller's tasks, newest first, a page at a time, optionally narrowed by session, status, agent, priority and a creation window (createdFrom inclusive, createdTo exclusive); the filters combine. A task created just before is always in it. Unfiltered or by status alone, `total` is a stored count (GET /v1/tasks/counts), so a page costs the same at any history.
+         * @description The caller's tasks, newest first, a page at a time, optionally narrowed by session, status, agent, priority and a creation window (createdFrom inclusive, createdTo exclusive); the filters combine. A task created just before is always in it. Follow `pagination.nextCursor` (as `cursor`) for the next page: it costs the same at any depth, where `page` skips what the pages before hold. Unfiltered or by status alone, `total` is a stored count (GET /v1/tasks/counts); with other filters the matches are counted up to 1,000 and past that `total` is 1,000 with `totalExact` false ("1,000+"), so a page costs the same at any history.
          */
         get: operations["listTasks"];
         put?: never;
@@ -754,7 +754,7 @@ export interface components {
         /** ListTasksResponse */
         ListTasksResponse: {
             tasks: components["schemas"]["Task"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: components["schemas"]["TaskPagination"];
         };
         /** ListWebhooksResponse */
         ListWebhooksResponse: {
@@ -1150,6 +1150,17 @@ export interface components {
                 /** @description The API key id that issued the request; null for operator commands and worker events. */
                 keyId: string | null;
             };
+        };
+        /** TaskPagination */
+        TaskPagination: {
+            page: number;
+            limit: number;
+            /** @description How many tasks match: exact when `totalExact`, else at least this many (1,000; a filter with no stored count is counted that far and no further) */
+            total: number;
+            totalPages: number;
+            /** @description False when `total` is a lower bound */
+            totalExact: boolean;
+            nextCursor: string | null;
         };
         /** TaskResponse */
         TaskResponse: {
@@ -1722,6 +1733,8 @@ export interface operations {
                 page?: number;
                 /** @description How many items a page holds */
                 limit?: number;
+                /** @description The page after the one that gave this `pagination.nextCursor` (send the same filters and limit; not with `page`). It costs the same at any depth and is not shifted by tasks created meanwhile; `page` numbers skip what the pages before hold. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
