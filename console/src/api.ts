@@ -25,11 +25,22 @@ export class ApiError extends Error {
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+let lastUseAt = Date.now()
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** When the console last made a request someone asked for (the server's idle clock runs from the same requests). */
+export const lastUse = () => lastUseAt
+
+/**
+ * A call of the API. `background` marks a read nobody asked for (a live list read again, a
+ * poll): the server answers it without counting it as use of the session (X-Console-Background),
+ * so that a console left open still reaches its idle timeout.
+ */
+export async function api<T>(method: string, path: string, body?: unknown, options: { background?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (WRITES.has(method)) headers['x-csrf-token'] = csrfToken
+  if (options.background) headers['x-console-background'] = '1'
+  else lastUseAt = Date.now()
   const response = await fetch(path, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
   const text = await response.text()
   const parsed: unknown = text ? JSON.parse(text) : null
@@ -46,6 +57,6 @@ function errorOf(body: unknown): { code: string; message: string } {
   return { code: 'unknown', message: 'The server did not answer as expected' }
 }
 
-export const get = <T>(path: string) => api<T>('GET', path)
+export const get = <T>(path: string, options: { background?: boolean } = {}) => api<T>('GET', path, undefined, options)
 export const post = <T>(path: string, body: unknown = {}) => api<T>('POST', path, body)
 export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body)

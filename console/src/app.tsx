@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, setCsrfToken, whenSignedOut } from './api.js'
+import { useIdleWatch } from './idle-watch.js'
 import { Link, navigate, useLocation } from './router.js'
 import { Screen } from './screens/index.js'
 import { SignIn } from './screens/sign-in.js'
@@ -24,10 +25,11 @@ export function App() {
     setState({ kind: 'signed-in', session })
   }
 
+  const ended = useCallback(() => setState({ kind: 'signed-out', notice: 'Your session has ended: sign in again.' }), [])
   useEffect(() => {
-    whenSignedOut(() => setState({ kind: 'signed-out', notice: 'Your session has ended: sign in again.' }))
+    whenSignedOut(ended)
     api<ConsoleSession>('GET', '/console/api/session').then(signedIn, () => setState({ kind: 'signed-out' }))
-  }, [])
+  }, [ended])
 
   if (state.kind === 'loading') return <main aria-busy="true" />
   if (state.kind === 'signed-out')
@@ -37,11 +39,12 @@ export function App() {
         <SignIn onSignedIn={signedIn} />
       </>
     )
-  return <Shell onSignedOut={() => setState({ kind: 'signed-out' })} />
+  return <Shell session={state.session} onSignedOut={() => setState({ kind: 'signed-out' })} onEnded={ended} />
 }
 
-function Shell(props: { onSignedOut: () => void }) {
+function Shell(props: { session: ConsoleSession; onSignedOut: () => void; onEnded: () => void }) {
   const location = useLocation()
+  useIdleWatch(props.session.idleTimeoutMs, props.onEnded)
   useEffect(() => {
     if (location.path === '/') navigate('/tasks', { replace: true })
   }, [location.path])

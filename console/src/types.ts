@@ -24,3 +24,4 @@ export interface ConsoleSession {
 export type Usage = Schemas['Usage']
 export type TaskCounts = Schemas['TaskCounts']
 export type Autonomy = Session['autonomy']
+export type BatchResult = Schemas['CreateTaskBatchResponse']['results'][number]

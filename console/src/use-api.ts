@@ -7,7 +7,11 @@ export interface Loaded<T> {
   readonly reload: () => void
 }
 
-/** GET `path` now, again when it changes, and every `everyMs` when given (a list kept live by polling). */
+/**
+ * GET `path` now, again when it changes, and every `everyMs` when given (a list kept live by
+ * polling). The first read of a path is someone's use of the console; reading it again (reload,
+ * polling) is a background read that does not keep the session alive.
+ */
 export function useApi<T>(path: string | null, everyMs?: number): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined)
   const [error, setError] = useState<string | undefined>(undefined)
@@ -16,10 +20,14 @@ export function useApi<T>(path: string | null, everyMs?: number): Loaded<T> {
   latest.current = path
   const reload = useCallback(() => setTick((n) => n + 1), [])
 
+  const loaded = useRef<string | null>(null)
+
   useEffect(() => {
     if (path === null) return
     let live = true
-    get<T>(path).then(
+    const background = loaded.current === path
+    loaded.current = path
+    get<T>(path, { background }).then(
       (value) => {
         if (live && latest.current === path) {
           setData(value)

@@ -26,9 +26,9 @@ export function Agents() {
                     {agent.name}
                     {agent.isSupervisor ? ' (supervisor)' : ''}
                   </td>
-                  <td>{agent.type}</td>
-                  <td>{agent.description}</td>
-                  <td>{agent.subspecialties.join(', ')}</td>
+                  <td data-label="Type">{agent.type}</td>
+                  <td data-label="What it does">{agent.description}</td>
+                  <td data-label="Subspecialties">{agent.subspecialties.join(', ')}</td>
                 </tr>
               ))}
             </tbody>

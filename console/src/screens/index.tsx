@@ -30,7 +30,7 @@ export function Screen(props: { location: Location }) {
     case '/webhooks':
       return <Webhooks />
     case '/usage':
-      return <Usage />
+      return <Usage query={query} />
     case '/agents':
       return <Agents />
     default:

@@ -1,32 +1,47 @@
 import { useState } from 'preact/hooks'
 import { post } from '../api.js'
 import { navigate } from '../router.js'
-import type { Agent, Session, Task } from '../types.js'
+import type { Agent, BatchResult, Session, Task } from '../types.js'
 import { Field, Problem } from '../ui/bits.js'
 import { useApi } from '../use-api.js'
+import { BatchResults, SessionChoices } from './batch.js'
 
 const PRIORITIES = ['normal', 'high', 'low'] as const
 
-/** Brief an agent: on success the new task's page opens. */
+/** Brief an agent: in one session (the new task opens) or in several at once (POST /v1/tasks/batch: one result row each). */
 export function NewTask(props: { query: URLSearchParams }) {
   const agents = useApi<{ agents: Agent[] }>('/v1/agents')
   const sessions = useApi<{ sessions: Session[] }>('/v1/sessions?limit=100')
   const [agentType, setAgentType] = useState('growth-marketer')
   const [sessionId, setSessionId] = useState(props.query.get('sessionId') ?? '')
+  const [several, setSeveral] = useState(false)
+  const [chosen, setChosen] = useState<Set<string>>(new Set())
   const [instruction, setInstruction] = useState('')
   const [priority, setPriority] = useState<(typeof PRIORITIES)[number]>('normal')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
-  const chosen = agents.data?.agents.find((agent) => agent.type === agentType)
+  const [batch, setBatch] = useState<{ sent: string[]; results: BatchResult[] } | null>(null)
+  const chosenAgent = agents.data?.agents.find((agent) => agent.type === agentType)
   const session = sessionId || sessions.data?.sessions[0]?.id || ''
+  const known = sessions.data?.sessions ?? []
 
+  const createOne = async () => {
+    const { task } = await post<{ task: Task }>('/v1/tasks', { sessionId: session, agentType, instruction, priority })
+    navigate(`/tasks/${task.id}`)
+  }
+  const createMany = async () => {
+    const sent = known.filter((s) => chosen.has(s.id)).map((s) => s.id)
+    const { results } = await post<{ results: BatchResult[] }>('/v1/tasks/batch', { tasks: sent.map((id) => ({ sessionId: id, agentType, instruction, priority })) })
+    setBatch({ sent, results })
+    setBusy(false)
+  }
   const submit = async (event: Event) => {
     event.preventDefault()
     setBusy(true)
     setError('')
+    setBatch(null)
     try {
-      const { task } = await post<{ task: Task }>('/v1/tasks', { sessionId: session, agentType, instruction, priority })
-      navigate(`/tasks/${task.id}`)
+      await (several ? createMany() : createOne())
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))
       setBusy(false)
@@ -37,7 +52,7 @@ export function NewTask(props: { query: URLSearchParams }) {
     <>
       <h1>New task</h1>
       <Problem error={agents.error ?? sessions.error} />
-      {sessions.data?.sessions.length === 0 && <p>Create a session first (Sessions): a task belongs to one.</p>}
+      {known.length === 0 && sessions.data && <p>Create a session first (Sessions): a task belongs to one.</p>}
       <form class="stack" onSubmit={submit}>
         <Field id="task-agent" label="Agent">
           <select id="task-agent" value={agentType} onChange={(e) => setAgentType(e.currentTarget.value)} aria-describedby="agent-help">
@@ -49,17 +64,25 @@ export function NewTask(props: { query: URLSearchParams }) {
           </select>
         </Field>
         <p id="agent-help" class="hint">
-          {chosen ? `${chosen.description} Subspecialties: ${chosen.subspecialties.join(', ')}.` : ''}
+          {chosenAgent ? `${chosenAgent.description} Subspecialties: ${chosenAgent.subspecialties.join(', ')}.` : ''}
         </p>
-        <Field id="task-session" label="Session">
-          <select id="task-session" value={session} onChange={(e) => setSessionId(e.currentTarget.value)} required>
-            {sessions.data?.sessions.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.companyName ?? s.industry})
-              </option>
-            ))}
-          </select>
-        </Field>
+        <label class="check">
+          <input type="checkbox" checked={several} onChange={(e) => setSeveral(e.currentTarget.checked)} />
+          Run for several sessions
+        </label>
+        {several ? (
+          <SessionChoices sessions={known} chosen={chosen} onChange={setChosen} />
+        ) : (
+          <Field id="task-session" label="Session">
+            <select id="task-session" value={session} onChange={(e) => setSessionId(e.currentTarget.value)} required>
+              {known.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name} ({s.companyName ?? s.industry})
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
         <Field id="task-instruction" label="Instruction">
           <textarea id="task-instruction" rows={6} minLength={4} maxLength={4000} required value={instruction} onInput={(e) => setInstruction(e.currentTarget.value)} />
         </Field>
@@ -73,10 +96,17 @@ export function NewTask(props: { query: URLSearchParams }) {
           </select>
         </Field>
         {error && <p role="alert">{error}</p>}
-        <button type="submit" disabled={busy || !session}>
-          Create task
-        </button>
+        {several ? (
+          <button type="submit" disabled={busy || chosen.size === 0}>
+            Create {chosen.size} tasks
+          </button>
+        ) : (
+          <button type="submit" disabled={busy || !session}>
+            Create task
+          </button>
+        )}
       </form>
+      {batch && <BatchResults results={batch.results} sessions={known} sent={batch.sent} />}
     </>
   )
 }

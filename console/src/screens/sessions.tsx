@@ -28,9 +28,9 @@ export function Sessions() {
                   <td>
                     <Link href={`/sessions/${session.id}`}>{session.name}</Link>
                   </td>
-                  <td>{session.companyName ?? '—'}</td>
-                  <td>{session.autonomy}</td>
-                  <td>{when(session.createdAt)}</td>
+                  <td data-label="Company">{session.companyName ?? '—'}</td>
+                  <td data-label="Autonomy">{session.autonomy}</td>
+                  <td data-label="Created">{when(session.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks'
-import { post } from '../api.js'
 import { Link } from '../router.js'
 import { type FeedEvent, useTaskFeed } from '../task-feed.js'
 import type { Action, Task } from '../types.js'
@@ -7,6 +6,7 @@ import { Problem, Status, usd, when } from '../ui/bits.js'
 import { Curl } from '../ui/curl.js'
 import { DecideButtons } from '../ui/decide.js'
 import { useApi } from '../use-api.js'
+import { CancelTask, RerunFacts, RerunTask } from './task-buttons.js'
 import { Timeline } from './timeline.js'
 
 /** While a task has not ended it is also asked again this often, in case its event feed is cut. */
@@ -56,8 +56,9 @@ export function TaskDetail(props: { id: string }) {
             </dd>
           </>
         )}
+        <RerunFacts task={current} />
       </dl>
-      {(current.status === 'pending' || current.status === 'running') && <CancelTask id={current.id} onCancelled={reloadTask} />}
+      {current.status === 'pending' || current.status === 'running' ? <CancelTask id={current.id} onCancelled={reloadTask} /> : <RerunTask id={current.id} />}
       <h2>Instruction</h2>
       <p class="text">{current.instruction ?? '—'}</p>
       {current.result !== null && current.result !== undefined && (
@@ -94,19 +95,6 @@ export function TaskDetail(props: { id: string }) {
       <Timeline events={events} />
       <Curl method="GET" path={`/v1/tasks/${current.id}`} />
     </>
-  )
-}
-
-function CancelTask(props: { id: string; onCancelled: () => void }) {
-  const [error, setError] = useState('')
-  const cancel = () => post(`/v1/tasks/${props.id}/cancel`).then(props.onCancelled, (err: unknown) => setError(err instanceof Error ? err.message : String(err)))
-  return (
-    <p>
-      <button type="button" class="danger" onClick={cancel}>
-        Cancel task
-      </button>
-      {error && <span role="alert">{error}</span>}
-    </p>
   )
 }
 

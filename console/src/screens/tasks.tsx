@@ -71,11 +71,11 @@ export function Tasks(props: { query: URLSearchParams }) {
                     <td>
                       <Link href={`/tasks/${task.id}`}>{task.instruction ? truncate(task.instruction) : task.id}</Link>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <Status status={task.status} />
                     </td>
-                    <td>{task.agentType}</td>
-                    <td>{when(task.createdAt)}</td>
+                    <td data-label="Agent">{task.agentType}</td>
+                    <td data-label="Created">{when(task.createdAt)}</td>
                   </tr>
                 ))}
               </tbody>

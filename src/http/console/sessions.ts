@@ -45,8 +45,12 @@ export class ConsoleSessions {
     return { token, view: this.view(record) }
   }
 
-  /** The live session of `token`; throws UnauthorizedError (and forgets the session) when it has ended. */
-  async resolve(token: string | undefined): Promise<ResolvedSession> {
+  /**
+   * The live session of `token`; throws UnauthorizedError (and forgets the session) when it has
+   * ended. `touch: false` (the console's background reads, a stream's re-check) checks it without
+   * counting as use, so a console left open with live lists still times out.
+   */
+  async resolve(token: string | undefined, options: { touch?: boolean } = {}): Promise<ResolvedSession> {
     if (!token || !isSessionToken(token)) throw new UnauthorizedError('no console session: sign in again')
     const id = storeId(token)
     const record = await this.store.get(id)
@@ -60,7 +64,7 @@ export class ConsoleSessions {
       if (err instanceof UnauthorizedError) await this.store.delete(id)
       throw err
     })
-    if (at - record.lastSeenAt >= Math.min(MAX_TOUCH_INTERVAL_MS, this.idleMs / 10)) await this.store.put(id, { ...record, lastSeenAt: at })
+    if (options.touch !== false && at - record.lastSeenAt >= Math.min(MAX_TOUCH_INTERVAL_MS, this.idleMs / 10)) await this.store.put(id, { ...record, lastSeenAt: at })
     return { principal, record }
   }
 
@@ -80,5 +84,15 @@ export function csrfMatches(record: ConsoleSessionRecord, given: string | string
   const actual = Buffer.from(given)
   return expected.length === actual.length && timingSafeEqual(expected, actual)
 }
+
+/**
+ * The header the console sends on reads nobody asked for (a live list read again, a poll, its idle
+ * check): they are answered as usual but do not keep the session alive. It can only shorten a
+ * session, so it needs no protection.
+ */
+export const BACKGROUND_HEADER = 'x-console-background'
+
+/** Whether a request says it is a background read (BACKGROUND_HEADER: 1). */
+export const isBackground = (headers: Record<string, string | string[] | undefined>) => headers[BACKGROUND_HEADER] === '1'
 
 const storeId = (token: string) => createHash('sha256').update(token).digest('hex')

@@ -10,7 +10,7 @@ import { ConsoleSessionStore } from '../../infra/nats/console-session-store.js'
 import { hasSessionCookie, sessionToken } from '../console/cookie.js'
 import { CsrfError } from '../console/csrf-error.js'
 import { isSameOrigin } from '../console/same-origin.js'
-import { ConsoleSessions, csrfMatches } from '../console/sessions.js'
+import { ConsoleSessions, csrfMatches, isBackground } from '../console/sessions.js'
 
 /** How often a long response (an event stream) opened with a console cookie checks that its session still lives. */
 const SESSION_RECHECK_MS = 1000
@@ -39,7 +39,7 @@ export default fp(
     app.decorateRequest('principal', null)
 
     async function bySessionCookie(request: FastifyRequest) {
-      const { principal, record } = await consoleSessions.resolve(sessionToken(request))
+      const { principal, record } = await consoleSessions.resolve(sessionToken(request), { touch: !isBackground(request.headers) })
       if (!SAFE_METHODS.has(request.method)) {
         if (!isSameOrigin(request, config.PUBLIC_BASE_URL)) throw new CsrfError('Origin: a console write must come from a page of this origin')
         if (!csrfMatches(record, request.headers['x-csrf-token'])) throw new CsrfError("headers.x-csrf-token: missing or not this session's token")
@@ -47,12 +47,13 @@ export default fp(
       return principal
     }
 
-    // A stream opened with the cookie ends within SESSION_RECHECK_MS + AUTH_CACHE_TTL_MS (< 5 s) of its session ending.
+    // A stream opened with the cookie ends within SESSION_RECHECK_MS + AUTH_CACHE_TTL_MS (< 5 s) of its session ending;
+    // the re-check is no use of the session (an open stream alone does not keep it from timing out).
     app.decorate('watchConsoleSession', function watchConsoleSession(request: FastifyRequest, onEnded: () => void) {
       if (request.headers.authorization !== undefined || !hasSessionCookie(request)) return () => undefined
       const token = sessionToken(request)
       const timer = setInterval(() => {
-        consoleSessions.resolve(token).catch((err: unknown) => {
+        consoleSessions.resolve(token, { touch: false }).catch((err: unknown) => {
           if (err instanceof UnauthorizedError) onEnded()
         })
       }, SESSION_RECHECK_MS)

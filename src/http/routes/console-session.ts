@@ -5,7 +5,7 @@ import { clientSubject } from '../client-address.js'
 import { clearSessionCookie, hasSessionCookie, sessionToken, setSessionCookie } from '../console/cookie.js'
 import { CsrfError } from '../console/csrf-error.js'
 import { isSameOrigin } from '../console/same-origin.js'
-import { csrfMatches } from '../console/sessions.js'
+import { csrfMatches, isBackground } from '../console/sessions.js'
 
 export const CONSOLE_SESSION_PATH = '/console/api/session'
 
@@ -55,7 +55,7 @@ export default async function consoleSession(app: FastifyInstance): Promise<void
    */
   async function resolveOrForget(request: FastifyRequest, reply: FastifyReply) {
     try {
-      return await sessions.resolve(sessionToken(request))
+      return await sessions.resolve(sessionToken(request), { touch: !isBackground(request.headers) })
     } catch (err) {
       if (err instanceof UnauthorizedError && hasSessionCookie(request)) {
         clearSessionCookie(request, reply)

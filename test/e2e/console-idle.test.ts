@@ -1,0 +1,51 @@
+import t from 'tap'
+import { aContext, launchBrowser, signInWithKey } from '../helpers/browser.js'
+import { ensureConsoleBuilt } from '../helpers/console.js'
+import { aCaller } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+/** Short enough to wait out in a test, long enough that a loaded machine's clicks come well within it. */
+const IDLE_MS = 3000
+
+ensureConsoleBuilt()
+const servers = await startServers(t)
+const service = await startTestService(t, servers, { roles: ['api'], env: { CONSOLE_SESSION_IDLE_MS: String(IDLE_MS) } })
+const caller = await aCaller(service.infra, service.url)
+const browser = await launchBrowser(t)
+const nav = (page: import('playwright-core').Page) => page.getByRole('navigation', { name: 'Main' })
+
+t.test('given a console in use, when its screens are opened one after another for three idle timeouts, then it stays signed in', async (t) => {
+  const page = await (await aContext(browser, t)).newPage()
+  await signInWithKey(page, service.url, caller.key.key)
+  const started = Date.now()
+  for (let i = 0; Date.now() - started < 3 * IDLE_MS; i++) {
+    const [link, heading] = i % 2 === 0 ? ['Agents', 'Agents'] : ['Usage', 'Usage']
+    await nav(page).getByRole('link', { name: link, exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+    await until('a moment of reading', () => Date.now() - started > (i + 1) * 500, 5000, 50)
+  }
+  t.ok(await nav(page).isVisible(), `still signed in ${Date.now() - started} ms later`)
+  t.equal(await page.getByLabel('API key').count(), 0, 'no sign-in form')
+})
+
+for (const [screen, path] of [
+  ['Tasks in Live mode (its account feed open, re-read on events)', '/tasks'],
+  ['Agents (no feed, nothing polled)', '/agents'],
+] as const) {
+  t.test(`given a console left alone on ${screen}, when the idle timeout passes, then it is back at the sign-in on its own`, async (t) => {
+    const page = await (await aContext(browser, t)).newPage()
+    await signInWithKey(page, service.url, caller.key.key)
+    await nav(page).getByRole('link', { name: path === '/tasks' ? 'Tasks' : 'Agents', exact: true }).click()
+    await page.waitForURL(`**/console${path}`)
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
+    const leftAt = Date.now()
+    await page.getByLabel('API key').waitFor({ timeout: IDLE_MS + 20_000 })
+    const after = Date.now() - leftAt
+    t.comment(`${screen}: back at the sign-in ${after} ms after the last use (idle timeout ${IDLE_MS} ms)`)
+    t.ok(after >= IDLE_MS - 200, 'not before the idle timeout')
+    t.match(await page.getByRole('status').textContent(), /session has ended/)
+    t.equal((await fetch(`${service.url}/console/api/session`, { headers: { cookie } })).status, 401, "the server has ended the session the cookie named")
+  })
+}
