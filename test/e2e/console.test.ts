@@ -233,18 +233,6 @@ t.test('given the Webhooks screen, when a webhook is created, then its secret is
   t.same((await api.get<{ webhooks: unknown[] }>('/v1/webhooks')).body.webhooks, [])
 })
 
-t.test('given a 390 px wide screen, then the page does not scroll sideways and the navigation works', async (t) => {
-  const phone = await (await aContext(browser, t, { width: 390 })).newPage()
-  await signInWithKey(phone, url, rig.caller.key.key)
-  await phone.locator('tbody tr').first().waitFor()
-  const width = await phone.evaluate<number>('document.documentElement.scrollWidth')
-  t.ok(width <= 390, `document ${width} px wide`)
-  await phone.screenshot({ path: screenshotPath('tasks-390px'), fullPage: true })
-  await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals' }).click()
-  await phone.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor()
-  t.ok((await phone.evaluate<number>('document.documentElement.scrollWidth')) <= 390, 'approvals fit too')
-})
-
 t.test('given a signed-in console, when Sign out is pressed, then the sign-in is back and a reload stays signed out', async (t) => {
   await page.getByRole('button', { name: 'Sign out' }).click()
   await page.getByLabel('API key').waitFor()
