@@ -84,7 +84,8 @@ export const ConfigSchema = Type.Object({
     minimum: 1000,
     maximum: 86_400_000,
     default: 1_800_000,
-    description: 'A web console session unused for this long ends (the next request is refused and the console asks to sign in again); 30 minutes by default, 24 hours at most',
+    description:
+      'A web console session unused for this long ends (the next request is refused and the console asks to sign in again); only requests someone asked for count as use, not a console left open (ADR 0044); 30 minutes by default, 24 hours at most',
   }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   RATE_LIMITS_ENABLED: Type.Boolean({ default: true, description: 'Turn the per-account limits off (benchmarks only)' }),

@@ -179,6 +179,26 @@ t.test('given a short idle timeout and few allowed failures, on an API process o
     t.equal(await get(), 401, 'refused after being left alone')
   })
 
+  t.test('background reads (X-Console-Background: 1) are answered but do not keep a session alive', async (t) => {
+    const caller = await aCaller(ops, own.url)
+    const { cookie } = await signIn(own.url, caller.key.key, at('198.51.100.4'))
+    const get = async (headers: Record<string, string> = {}) => (await fetch(`${own.url}/v1/agents`, { headers: { cookie, ...at('198.51.100.4'), ...headers } })).status
+    const lastUse = Date.now()
+    t.equal(await get(), 200, 'a read someone asked for')
+    const background: number[] = []
+    await until(
+      'the idle timeout passed, read in the background all along',
+      async () => {
+        background.push(await get({ 'x-console-background': '1' }))
+        return Date.now() - lastUse > 1700
+      },
+      10_000,
+      200,
+    )
+    t.equal(background[0], 200, 'a background read is answered while the session lives')
+    t.equal(await get(), 401, 'the background reads did not keep it alive')
+  })
+
   t.test('failed sign-ins count with every other failed authentication of the address', async (t) => {
     const caller = await aCaller(ops, own.url)
     const wrong = `mats_${'A'.repeat(43)}`
