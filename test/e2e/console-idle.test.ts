@@ -37,7 +37,9 @@ for (const [screen, path] of [
   t.test(`given a console left alone on ${screen}, when the idle timeout passes, then it is back at the sign-in on its own`, async (t) => {
     const page = await (await aContext(browser, t)).newPage()
     await signInWithKey(page, service.url, caller.key.key)
-    await nav(page).getByRole('link', { name: path === '/tasks' ? 'Tasks' : 'Agents', exact: true }).click()
+    await nav(page)
+      .getByRole('link', { name: path === '/tasks' ? 'Tasks' : 'Agents', exact: true })
+      .click()
     await page.waitForURL(`**/console${path}`)
     const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
     const leftAt = Date.now()
@@ -46,6 +48,6 @@ for (const [screen, path] of [
     t.comment(`${screen}: back at the sign-in ${after} ms after the last use (idle timeout ${IDLE_MS} ms)`)
     t.ok(after >= IDLE_MS - 200, 'not before the idle timeout')
     t.match(await page.getByRole('status').textContent(), /session has ended/)
-    t.equal((await fetch(`${service.url}/console/api/session`, { headers: { cookie } })).status, 401, "the server has ended the session the cookie named")
+    t.equal((await fetch(`${service.url}/console/api/session`, { headers: { cookie } })).status, 401, 'the server has ended the session the cookie named')
   })
 }

@@ -68,7 +68,11 @@ t.test(`given a task page and the Live tasks list open, when a task's TaskComple
     await taskPage.goto(`${url}/console/tasks/${id}`)
     const pageStatus = 'dl.facts dd[aria-live] .status'
     const rowStatus = `tr:has(a[href="/console/tasks/${id}"]) .status`
-    await until('running on the task page and in the list', async () => (await taskPage.locator(pageStatus).textContent()) === 'running' && (await listPage.locator(rowStatus).textContent()) === 'running', DEADLINE_MS)
+    await until(
+      'running on the task page and in the list',
+      async () => (await taskPage.locator(pageStatus).textContent()) === 'running' && (await listPage.locator(rowStatus).textContent()) === 'running',
+      DEADLINE_MS,
+    )
     await Promise.all([watchFor(taskPage, pageStatus, 'completed'), watchFor(listPage, rowStatus, 'completed')])
     const completed = appended(rig.caller.account.id, id, 'TaskCompleted')
     model.openGate(`r${round}`)
@@ -87,6 +91,9 @@ t.test(`given a task page and the Live tasks list open, when a task's TaskComple
   t.comment(`TaskCompleted appended → "completed" on the task page: ${summary(onTaskPage)}`)
   t.comment(`TaskCompleted appended → "completed" in the Live tasks list: ${summary(onList)}`)
   t.comment(`within 1 s: task page ${onTaskPage.filter((ms) => ms <= 1000).length}/${ROUNDS}, list ${onList.filter((ms) => ms <= 1000).length}/${ROUNDS}`)
-  t.ok([...onTaskPage, ...onList].every((ms) => ms < DEADLINE_MS), 'every change arrived')
+  t.ok(
+    [...onTaskPage, ...onList].every((ms) => ms < DEADLINE_MS),
+    'every change arrived',
+  )
   t.equal(await listPage.evaluate<boolean>("'notReloaded' in window"), true, 'the list page was never reloaded')
 })

@@ -55,7 +55,7 @@ t.test(`given the Tasks table at ${WIDTH} px, then its rows are cards and it kee
   await phone.goto(`${url}/console/tasks`)
   await phone.locator('tbody tr').first().waitFor()
   for (const header of ['Status', 'Agent', 'Created']) t.equal(await phone.getByRole('columnheader', { name: header, exact: true }).count(), 1, `column header ${header}`)
-  t.equal(await phone.getByRole('cell', { name: 'email-marketing' }).count() > 0, true, 'cells are still cells')
+  t.equal((await phone.getByRole('cell', { name: 'email-marketing' }).count()) > 0, true, 'cells are still cells')
   const table = await phone.locator('table').boundingBox()
   t.ok(table && table.width <= WIDTH, `the table is ${table?.width} px wide`)
   const region = await phone.getByRole('region', { name: 'Tasks' }).evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth <= el.clientWidth)

@@ -25,5 +25,7 @@ export async function focusIsVisible(page: Page): Promise<string | true> {
 
 /** The focused element's tag, accessible-ish name and whether it is inside an open dialog. */
 export function focused(page: Page): Promise<{ inDialog: boolean; text: string }> {
-  return page.evaluate('(() => { const el = document.activeElement; return { inDialog: !!el.closest("dialog[open]"), text: (el.getAttribute("aria-label") || el.textContent || el.id || el.tagName).trim() } })()')
+  return page.evaluate(
+    '(() => { const el = document.activeElement; return { inDialog: !!el.closest("dialog[open]"), text: (el.getAttribute("aria-label") || el.textContent || el.id || el.tagName).trim() } })()',
+  )
 }
