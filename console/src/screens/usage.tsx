@@ -66,8 +66,8 @@ function MonthUsage(props: { usage: UsageData }) {
               {usage.byAgent.map((agent) => (
                 <tr key={agent.agentType}>
                   <td>{agent.agentType}</td>
-                  <td>{dollars(agent.spentUsd)}</td>
-                  <td>{agent.tasks}</td>
+                  <td data-label="Spent">{dollars(agent.spentUsd)}</td>
+                  <td data-label="Tasks ended">{agent.tasks}</td>
                 </tr>
               ))}
             </tbody>
@@ -96,8 +96,8 @@ function DayTable(props: { days: readonly Day[] }) {
           {props.days.map((day) => (
             <tr key={day.date}>
               <td>{day.date}</td>
-              <td>{dollars(day.spentUsd)}</td>
-              <td>{day.tasks}</td>
+              <td data-label="Spent">{dollars(day.spentUsd)}</td>
+              <td data-label="Tasks ended">{day.tasks}</td>
             </tr>
           ))}
         </tbody>
