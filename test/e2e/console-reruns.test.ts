@@ -49,7 +49,7 @@ t.test('given New task, when one instruction is sent for several sessions at onc
   await signInWithKey(other, url, tight.key.key)
   await other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New task' }).click()
   await other.getByLabel('Agent').selectOption('organic-social')
-  await other.getByLabel('Run for several sessions').check()
+  await other.getByRole('button', { name: 'Several sessions at once' }).click()
   const group = other.getByRole('group', { name: 'Sessions' })
   for (const name of ['North store', 'South store']) await group.getByLabel(name, { exact: false }).check()
   await other.getByLabel('Instruction').fill('Plan the winter posts GATE-batch')

@@ -66,10 +66,12 @@ export function NewTask(props: { query: URLSearchParams }) {
         <p id="agent-help" class="hint">
           {chosenAgent ? `${chosenAgent.description} Subspecialties: ${chosenAgent.subspecialties.join(', ')}.` : ''}
         </p>
-        <label class="check">
-          <input type="checkbox" checked={several} onChange={(e) => setSeveral(e.currentTarget.checked)} />
-          Run for several sessions
-        </label>
+        {/* A toggle button, not a checkbox: a label with "sessions" in it would also answer to the Session field's name. */}
+        <p>
+          <button type="button" class="secondary" aria-pressed={several} onClick={() => setSeveral(!several)}>
+            Several sessions at once
+          </button>
+        </p>
         {several ? (
           <SessionChoices sessions={known} chosen={chosen} onChange={setChosen} />
         ) : (
