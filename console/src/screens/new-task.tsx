@@ -100,7 +100,7 @@ export function NewTask(props: { query: URLSearchParams }) {
         {error && <p role="alert">{error}</p>}
         {several ? (
           <button type="submit" disabled={busy || chosen.size === 0}>
-            Create {chosen.size} tasks
+            Create {chosen.size} {chosen.size === 1 ? 'task' : 'tasks'}
           </button>
         ) : (
           <button type="submit" disabled={busy || !session}>
