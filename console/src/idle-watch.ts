@@ -3,6 +3,8 @@ import { ApiError, api, lastUse } from './api.js'
 
 /** How long after the idle timeout the console asks whether its session has ended. */
 const MARGIN_MS = 1000
+/** Never ask sooner than this after the last question. */
+const SHORTEST_WAIT_MS = 100
 /** While another tab keeps the session alive, ask again at most this often. */
 const LONGEST_WAIT_MS = 60_000
 
@@ -16,7 +18,7 @@ export function useIdleWatch(idleTimeoutMs: number, onEnded: () => void): void {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const schedule = (afterMs: number) => {
-      timer = setTimeout(check, Math.max(afterMs, MARGIN_MS))
+      timer = setTimeout(check, Math.max(afterMs, SHORTEST_WAIT_MS))
     }
     const check = async () => {
       const due = lastUse() + idleTimeoutMs + MARGIN_MS - Date.now()
