@@ -1,4 +1,3 @@
-import type { JsMsg } from '@nats-io/jetstream'
 import { actionDocFromHistory, activeWebhooks, taskDocFromHistory, type WebhookDoc } from '../../projections/index.js'
 import { actionView } from '../../src/api/actions.js'
 import { taskView } from '../../src/api/views.js'
@@ -7,35 +6,87 @@ import { Task } from '../../src/domain/tasks/task.js'
 import { Action } from '../../src/domain/actions/action.js'
 import { webhookEventOf, type WebhookEventType } from '../../src/domain/webhooks/webhook.js'
 import type { AppContext } from '../../src/app-context.js'
-import { decodeEvent } from '../../src/infra/nats/event-store.js'
 import type { WebhookQueue } from '../../src/infra/nats/webhook-queue.js'
 import type { DeliveryJob } from './job.js'
 
-/**
- * Turns one task event into a delivery job per subscribed webhook of its account. The
- * consumer hands out one event at a time (max_ack_pending 1), so jobs are queued in the
- * log's order, which is what keeps a task's deliveries in order (ADR 0025).
- */
-export async function fanOut(infra: AppContext, queue: WebhookQueue, msg: JsMsg): Promise<void> {
-  const event = decodeEvent(msg)
-  const type = webhookEventOf(event)
-  if (type) {
-    // Both reads at once: one event at a time passes here for every account, so its time is everyone's latency (ADR 0027).
-    const [hooks, payload] = await Promise.all([
-      activeWebhooks(infra.readModels, event.accountId).then((all) => all.filter((hook) => subscribed(hook, type, event))),
-      type.startsWith('action.') ? actionAsOf(infra, event) : taskAsOf(infra, event).then((task) => ({ taskId: event.aggregateId, data: { task } })),
-    ])
-    const body = JSON.stringify({ type, timestamp: event.occurredAt, data: payload.data })
-    // A redelivered event queues nothing twice: the msg id is deduplicated by the stream. Per task: an action's deliveries queue behind its task's.
-    // Each webhook has its own subjects, so their jobs are queued together; one webhook's jobs still queue in log order.
-    await Promise.all(
-      hooks.map((hook) => {
-        const job: DeliveryJob = { webhookId: hook._id, accountId: event.accountId, taskId: payload.taskId, messageId: event.id, event: type, body }
-        return queue.enqueue(job, JSON.stringify(job), `${event.id}.${hook._id}`)
-      }),
-    )
+/** An event whose jobs could not be queued: the lane counts its failures and may give it up (fan-out-lane.ts). */
+export class EventFanOutError extends Error {
+  override readonly name = 'EventFanOutError'
+
+  constructor(
+    readonly event: RecordedEvent,
+    cause: unknown,
+  ) {
+    super(`could not fan out event ${event.seq} (${event.type})`, { cause })
   }
-  msg.ack()
+}
+
+interface Source {
+  readonly event: RecordedEvent
+  readonly type: WebhookEventType
+}
+
+/**
+ * Turns a page of one account's task events (in log order) into a delivery job per
+ * subscribed webhook (ADR 0042). A task's events are taken one after another, so its jobs
+ * queue in the log's order, which is what keeps its deliveries in order (ADR 0025); different
+ * tasks side by side. The account's webhooks are read once for the page, each task's history
+ * once, and each webhook is marked as having jobs once, after its jobs are stored. A job
+ * stored twice (the page fanned out again after a restart) is dropped by the stream: its
+ * message id is the event's and the webhook's.
+ */
+export async function fanOutEvents(infra: AppContext, queue: WebhookQueue, accountId: string, events: readonly RecordedEvent[]): Promise<void> {
+  const sources = events.flatMap((event) => {
+    const type = webhookEventOf(event)
+    return type ? [{ event, type }] : []
+  })
+  if (sources.length === 0) return
+  const hooks = await activeWebhooks(infra.readModels, accountId)
+  if (hooks.length === 0) return
+  const queued = new Set<string>()
+  const tasks = await Promise.allSettled([...byTask(sources)].map(([taskId, ofTask]) => fanOutTask(infra, queue, { accountId, taskId }, ofTask, hooks, queued)))
+  // Marked even when a task failed: the jobs stored are attempted while the failed one is fanned out again.
+  await Promise.all([...queued].map((webhookId) => queue.markQueued(accountId, webhookId)))
+  const failed = tasks.find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
+}
+
+async function fanOutTask(
+  infra: AppContext,
+  queue: WebhookQueue,
+  key: { accountId: string; taskId: string },
+  sources: readonly Source[],
+  hooks: readonly WebhookDoc[],
+  queued: Set<string>,
+): Promise<void> {
+  const history = await taskHistory(infra, key, sources)
+  for (const { event, type } of sources) {
+    try {
+      const payload = type.startsWith('action.') ? await actionAsOf(infra, event) : { taskId: key.taskId, data: { task: taskAsOf(history, event) } }
+      const body = JSON.stringify({ type, timestamp: event.occurredAt, data: payload.data })
+      const subscribers = hooks.filter((hook) => subscribed(hook, type, event))
+      await Promise.all(
+        subscribers.map((hook) => {
+          const job: DeliveryJob = { webhookId: hook._id, accountId: key.accountId, taskId: payload.taskId, messageId: event.id, event: type, body }
+          queued.add(hook._id)
+          return queue.store(job, JSON.stringify(job), `${event.id}.${hook._id}`)
+        }),
+      )
+    } catch (err) {
+      throw new EventFanOutError(event, err)
+    }
+  }
+}
+
+/** Sources by the task they are about, each task's in log order. An action's deliveries queue behind its task's. */
+function byTask(sources: readonly Source[]): Map<string, Source[]> {
+  const tasks = new Map<string, Source[]>()
+  for (const source of sources) {
+    const { event } = source
+    const taskId = event.subject.split('.')[1] === 'action' ? (event.data as { taskId: string }).taskId : event.aggregateId
+    tasks.set(taskId, [...(tasks.get(taskId) ?? []), source])
+  }
+  return tasks
 }
 
 /** A webhook hears of events after it was registered, of the types it chose. */
@@ -43,10 +94,25 @@ function subscribed(hook: WebhookDoc, type: WebhookEventType, event: RecordedEve
   return hook.events.includes(type) && hook.createdAt <= event.occurredAt
 }
 
+/** The task's history up to its last event in the page, read once (none when the page holds only decisions on its actions). */
+async function taskHistory(infra: AppContext, key: { accountId: string; taskId: string }, sources: readonly Source[]): Promise<TaskHistory> {
+  const ofTask = sources.filter(({ type }) => !type.startsWith('action.'))
+  const last = ofTask.at(-1)
+  if (!last) return []
+  try {
+    return await loadTask(infra, key, last.event.seq)
+  } catch (err) {
+    throw new EventFanOutError(last.event, err)
+  }
+}
+
+const loadTask = async (infra: AppContext, key: { accountId: string; taskId: string }, atLeast: number) =>
+  (await infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId }, { atLeast })).events
+type TaskHistory = Awaited<ReturnType<typeof loadTask>>
+
 /** The task as GET /v1/tasks/{id} showed it right after this event: later events are left out. */
-async function taskAsOf(infra: AppContext, event: RecordedEvent) {
-  const { events } = await infra.events.load(Task, { accountId: event.accountId, aggregateId: event.aggregateId }, { atLeast: event.seq })
-  const doc = taskDocFromHistory(events.filter((e) => e.seq <= event.seq))
+function taskAsOf(history: TaskHistory, event: RecordedEvent) {
+  const doc = taskDocFromHistory(history.filter((e) => e.seq <= event.seq))
   if (!doc) throw new Error(`task ${event.aggregateId} has no TaskCreated up to ${event.seq}`)
   return taskView(doc)
 }

@@ -47,7 +47,8 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     const db = mongo.db()
     const pendingTasks = await PendingTasks.open(js, config.NATS_STREAM_REPLICAS)
     log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
-    const events = new EventStore(nc, js, jsm, { batchesPerStream: config.NATS_BATCHES_PER_STREAM })
+    const metrics = new MatsMetrics()
+    const events = new EventStore(nc, js, jsm, { batchesPerStream: config.NATS_BATCHES_PER_STREAM, observer: metrics })
     return {
       config,
       log,
@@ -60,7 +61,7 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
       pendingTasks,
       events,
       clock: () => new Date(),
-      metrics: new MatsMetrics(),
+      metrics,
       async close() {
         // Draining needs the server: with NATS gone it would wait forever.
         const drained = nc.drain().catch(() => undefined)

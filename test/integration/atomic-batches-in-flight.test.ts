@@ -43,6 +43,12 @@ async function factsBySession(accountId: string): Promise<Map<string, string[]>>
   return facts
 }
 
+/** A series of the writer's /metrics for MATS_SESSIONS (0 when it has none yet). */
+async function sessionsSeries(writer: AppContext, name: string): Promise<number> {
+  const line = (await writer.metrics.text()).split('\n').find((l) => l.startsWith(`${name}{`) && l.includes('stream="MATS_SESSIONS"'))
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1))
+}
+
 async function assertEachStoredOnce(t: Test, accountId: string, sessions: readonly string[]): Promise<void> {
   const stored = await factsBySession(accountId)
   t.equal(stored.size, sessions.length, 'every decision is stored')
@@ -58,6 +64,12 @@ t.test(`given ${BURST} decisions of three events on one stream at once from one 
   const accountId = randomUUID()
   const sessions = await burst(writer, accountId, BURST)
   await assertEachStoredOnce(t, accountId, sessions)
+  // And its metrics show the batches that waited for one of its 16 slots (ADR 0034, docs/operations.md#metrics)
+  const waited = await sessionsSeries(writer, 'mats_event_store_batch_slot_waits_total')
+  t.ok(waited >= BURST - 16, `at least ${BURST - 16} of ${BURST} batches waited for a slot (${waited})`)
+  t.equal(await sessionsSeries(writer, 'mats_event_store_batch_slot_wait_seconds_count'), BURST, 'each batch has its wait measured')
+  t.ok((await sessionsSeries(writer, 'mats_event_store_batch_slot_wait_seconds_sum')) > 0, 'and the waits add up to some time')
+  t.equal(await sessionsSeries(writer, 'mats_event_store_batch_slot_timeouts_total'), 0, 'none waited past its deadline')
 })
 
 t.test(
@@ -67,6 +79,9 @@ t.test(
     const accountId = randomUUID()
     const sessions = await burst(writer, accountId, BURST)
     await assertEachStoredOnce(t, accountId, sessions)
+    const resent = await sessionsSeries(writer, 'mats_event_store_batch_resends_total')
+    t.ok(resent > 0, `the batches sent again are counted (${resent})`)
+    t.equal(await sessionsSeries(writer, 'mats_event_store_batch_slot_waits_total'), 0, 'none waited for a slot of its own')
   },
 )
 

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { FAN_OUT_CONSUMER } from '../../src/infra/nats/webhook-streams.js'
+import { DOORBELL_PREFIX } from '../../consumers/webhooks/fan-out-doorbell.js'
+import { FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
 import { liveKeys, PROJECTOR_LEASES, WEBHOOK_LEASES, WORKER_HEARTBEATS } from '../helpers/leases.js'
 import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
@@ -34,5 +35,18 @@ t.test('given every role running with webhooks on, when it gets SIGINT, then it 
   t.same(await liveKeys(infra, WORKER_HEARTBEATS), [], 'no worker heartbeat is left')
   t.same(await liveKeys(infra, WEBHOOK_LEASES), [], 'no webhook delivery lease is left')
   // Deliveries hold no message (jobs are read per webhook, ADR 0033): their leases, checked above, are what they hold.
-  t.equal((await infra.jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER)).num_ack_pending, 0, `${FAN_OUT_CONSUMER} has no message waiting for an ack`)
+  // The fan-out holds no account's cursor (ADR 0042) and leaves no consumer behind.
+  const cursors = await (await FanOutCursors.open(infra.js, { replicas: 1 })).all()
+  t.same(
+    [...cursors.values()].filter((cursor) => cursor.holder !== null),
+    [],
+    "no account's fan-out is held",
+  )
+  const consumers: string[] = []
+  for await (const consumer of infra.jsm.consumers.list('MATS_TASKS')) consumers.push(consumer.name)
+  t.same(
+    consumers.filter((name) => name.startsWith(DOORBELL_PREFIX)),
+    [],
+    "the fan-out's consumer of task events is gone",
+  )
 })

@@ -39,15 +39,14 @@ t.test("a noisy account (20 webhooks at an endpoint that never answers in time, 
   )
   const prompt = await startWebhookReceiver(t)
 
-  // Given a noisy account whose deliveries are under way (its events fanned out first: the fan-out is one queue for every account, ADR 0027)
+  // Given a noisy account whose deliveries are under way (its events fanned out first)
   for (let i = 0; i < 20; i++) t.equal((await noisy.api.post('/v1/webhooks', { url: `${slow.url}?hook=${i}` })).status, 201)
   const noisySession = await aSession(noisy)
   for (let i = 0; i < NOISY_TASKS; i++) await noisy.api.post('/v1/tasks', { sessionId: noisySession, instruction: `Noisy brief ${i}`, waitSeconds: 0 })
   await until(
     'the noisy events to be fanned out',
     async () => {
-      const fanOut = await service.infra.jsm.consumers.info('MATS_TASKS', 'mats-webhooks')
-      return fanOut.num_pending === 0 && fanOut.num_ack_pending === 0 && (await service.infra.jsm.streams.info('MATS_WEBHOOK_JOBS')).state.messages >= 20 * NOISY_TASKS
+      return (await service.infra.jsm.streams.info('MATS_WEBHOOK_JOBS')).state.messages >= 20 * NOISY_TASKS
     },
     120_000,
   )

@@ -6,6 +6,7 @@ import type { SecretBox } from '../../infra/crypto/secret-box.js'
 import type { CommandContext } from '../context.js'
 import { AddressNotAllowedError, hostOf, publicAddressesOf } from '../../infra/net/public-address.js'
 import { ensureWebhookStreams } from '../../infra/nats/webhook-streams.js'
+import { FanOutCursors } from '../../infra/nats/fan-out-cursors.js'
 import { execute, type Issuer } from '../execute.js'
 
 export interface RegisteredWebhook {
@@ -27,8 +28,9 @@ export async function registerWebhook(
 ): Promise<RegisteredWebhook> {
   await refusePrivateAddresses(input.url, infra.config.WEBHOOKS_ALLOW_PRIVATE_URLS)
   const existing = await infra.countActiveWebhooks(input.accountId)
-  // Before the webhook exists, so that every task event after it reaches the fan-out.
+  // Before the webhook exists, so that every task event after it reaches the fan-out (the account's cursor starts at the log's head, ADR 0042).
   await ensureWebhookStreams(infra.jsm, { replicas: infra.config.NATS_STREAM_REPLICAS, retryWindowMs: infra.config.WEBHOOKS_RETRY_WINDOW_MS })
+  await FanOutCursors.startAccount(infra.js, infra.jsm, input.accountId, { replicas: infra.config.NATS_STREAM_REPLICAS })
   const secret = generateWebhookSecret()
   const command = { url: input.url, events: input.events, encryptedSecret: box.seal(secret), activeWebhooks: existing }
   const id = randomUUID()

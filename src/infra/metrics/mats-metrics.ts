@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 const PREFIX = 'mats_'
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120]
 const RUN_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 900]
+const SLOT_WAIT_BUCKETS = [0, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
 /** What one process measures, in the Prometheus text format (GET /metrics; docs/operations.md#metrics). */
 export class MatsMetrics {
@@ -53,6 +54,32 @@ export class MatsMetrics {
     registers: [this.registry],
   })
 
+  private readonly batchSlotWaits = new Counter({
+    name: `${PREFIX}event_store_batch_slot_waits_total`,
+    help: 'Atomic batches (multi-event appends) that waited in line for one of the process slots on their stream (NATS_BATCHES_PER_STREAM), by stream',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  })
+  private readonly batchSlotWait = new Histogram({
+    name: `${PREFIX}event_store_batch_slot_wait_seconds`,
+    help: 'Time each atomic batch waited for its slot (0 when one was free), by stream',
+    labelNames: ['stream'],
+    buckets: SLOT_WAIT_BUCKETS,
+    registers: [this.registry],
+  })
+  private readonly batchSlotTimeouts = new Counter({
+    name: `${PREFIX}event_store_batch_slot_timeouts_total`,
+    help: 'Atomic batches that found no slot within NATS_TIMEOUT_MS and failed as unavailable (503), by stream',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  })
+  private readonly batchResends = new Counter({
+    name: `${PREFIX}event_store_batch_resends_total`,
+    help: 'Atomic batches the server refused for lack of room (10176: its open batches at their limit) and this process sent again, by stream',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  })
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX })
   }
@@ -100,6 +127,20 @@ export class MatsMetrics {
 
   projected(projection: string, stream: string, last: { seq: number }): void {
     this.projectionApplied.set({ projection, stream }, last.seq)
+  }
+
+  /** An atomic batch got its slot (BatchObserver, ADR 0034). */
+  slotTaken(stream: string, seconds: number, queued: boolean): void {
+    this.batchSlotWait.observe({ stream }, seconds)
+    if (queued) this.batchSlotWaits.inc({ stream })
+  }
+
+  slotTimedOut(stream: string): void {
+    this.batchSlotTimeouts.inc({ stream })
+  }
+
+  resent(stream: string): void {
+    this.batchResends.inc({ stream })
   }
 
   /** A gauge read when scraped, e.g. from a consumer's state on the server. */

@@ -1,9 +1,15 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import { isBatchIncomplete, publishAtomically, type BatchAck, type BatchMessage } from './atomic-batch.js'
-import { BatchSlots } from './batch-slots.js'
+import { BatchSlots, type SlotObserver } from './batch-slots.js'
 
 /** The longest pause between two tries of a batch the server refused for lack of room. */
 const MAX_PAUSE_MS = 50
+
+/** Told of the slots' waits and of the batches sent again (MatsMetrics, docs/operations.md#metrics). */
+export interface BatchObserver extends SlotObserver {
+  /** A batch the server refused for lack of room (10176), sent again. */
+  resent(stream: string): void
+}
 
 /**
  * Atomic batches within deadlines (ADR 0034): at most `batchesPerStream` of this process open
@@ -20,8 +26,9 @@ export class BatchPublisher {
   constructor(
     private readonly nc: NatsConnection,
     batchesPerStream: number,
+    private readonly observer?: BatchObserver,
   ) {
-    this.slots = new BatchSlots(batchesPerStream)
+    this.slots = new BatchSlots(batchesPerStream, observer)
   }
 
   /**
@@ -31,10 +38,10 @@ export class BatchPublisher {
    * of batches waits its turn here rather than at the server (measured in ADR 0034).
    */
   publish(stream: string, messages: readonly BatchMessage[], timeoutMs: number): Promise<BatchAck> {
-    return this.slots.hold(stream, Date.now() + timeoutMs, () => this.untilStored(messages, Date.now() + timeoutMs))
+    return this.slots.hold(stream, Date.now() + timeoutMs, () => this.untilStored(stream, messages, Date.now() + timeoutMs))
   }
 
-  private async untilStored(messages: readonly BatchMessage[], deadline: number): Promise<BatchAck> {
+  private async untilStored(stream: string, messages: readonly BatchMessage[], deadline: number): Promise<BatchAck> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await publishAtomically(this.nc, messages, Math.max(1, deadline - Date.now()))
@@ -43,6 +50,7 @@ export class BatchPublisher {
         const pause = Math.random() * Math.min(MAX_PAUSE_MS, 5 * attempt)
         if (!isBatchIncomplete(err) || Date.now() + pause >= deadline) throw err
         await new Promise((resolve) => setTimeout(resolve, pause))
+        this.observer?.resent(stream)
       }
     }
   }

@@ -1,3 +1,11 @@
+/** Told how long each batch waited for its slot (the metrics, docs/operations.md). */
+export interface SlotObserver {
+  /** A batch got its slot after `seconds` (0 when one was free); `queued` when it had to wait in line. */
+  slotTaken(stream: string, seconds: number, queued: boolean): void
+  /** A batch waited for a slot past its deadline: it fails as unavailable. */
+  slotTimedOut(stream: string): void
+}
+
 /**
  * How many atomic batches this process keeps open on one stream at once (ADR 0034). nats-server
  * holds at most 50 open batches per stream for all its clients together and refuses the next
@@ -8,13 +16,24 @@ export class BatchSlots {
   private readonly open = new Map<string, number>()
   private readonly waiting = new Map<string, Waiter[]>()
 
-  constructor(private readonly perStream: number) {
+  constructor(
+    private readonly perStream: number,
+    private readonly observer?: SlotObserver,
+  ) {
     if (!Number.isInteger(perStream) || perStream < 1) throw new RangeError(`batch slots per stream must be a positive integer, not ${perStream}`)
   }
 
   /** Runs `work` holding one of the stream's slots; waits for one until `deadline` (epoch ms), then fails. */
   async hold<T>(stream: string, deadline: number, work: () => Promise<T>): Promise<T> {
-    await this.take(stream, deadline)
+    const asked = performance.now()
+    const queued = !this.free(stream)
+    try {
+      await this.take(stream, deadline)
+    } catch (err) {
+      this.observer?.slotTimedOut(stream)
+      throw err
+    }
+    this.observer?.slotTaken(stream, queued ? (performance.now() - asked) / 1000 : 0, queued)
     try {
       return await work()
     } finally {
@@ -27,10 +46,13 @@ export class BatchSlots {
     return this.open.get(stream) ?? 0
   }
 
+  private free(stream: string): boolean {
+    return (this.open.get(stream) ?? 0) < this.perStream
+  }
+
   private take(stream: string, deadline: number): Promise<void> {
-    const open = this.open.get(stream) ?? 0
-    if (open < this.perStream) {
-      this.open.set(stream, open + 1)
+    if (this.free(stream)) {
+      this.open.set(stream, this.taken(stream) + 1)
       return Promise.resolve()
     }
     return new Promise<void>((resolve, reject) => {

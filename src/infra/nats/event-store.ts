@@ -1,56 +1,19 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
-import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node'
-import type { Aggregate, AggregateCategory, EventDraft, EventEnvelope, EventMetadata, Recorded, RecordedEvent } from '../../domain/message.js'
-import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
+import type { NatsConnection } from '@nats-io/transport-node'
+import type { Aggregate, AggregateCategory, EventDraft, Recorded, RecordedEvent } from '../../domain/message.js'
+import { EventStoreUnavailableError } from './event-store-errors.js'
 import { FreshReads } from '../fresh-reads.js'
 import { LogReader, type Read } from './log-reader.js'
-import { accountSubjects, aggregateSubjects, streamOf, type StreamName } from './subjects.js'
-import { isDuplicateInBatch, isWrongLastSequence } from './conflicts.js'
-import { BatchPublisher } from './batch-publisher.js'
-import { inSpan, SpanKind, traceHeaders } from '../tracing/spans.js'
+import { accountSubjects, aggregateSubjects, streamOf } from './subjects.js'
 import { toEnvelope } from './envelope.js'
+import { EventPublisher } from './event-publisher.js'
+import { DEFAULT_BATCHES_PER_STREAM, type AggregateKey, type AppendOptions, type AppendPart, type EventStoreOptions, type Loaded, type LoadOptions, type Planned } from './event-store-types.js'
 
 export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
-
-/** nats.js' own default for a JetStream request. */
-const DEFAULT_TIMEOUT_MS = 5000
-/** Atomic batches of this process open at once on one stream, unless told (ADR 0034). */
-export const DEFAULT_BATCHES_PER_STREAM = 16
-
-export interface EventStoreOptions {
-  /** At most this many atomic batches of this process open on one stream at once (NATS_BATCHES_PER_STREAM). */
-  readonly batchesPerStream: number
-}
+export { DEFAULT_BATCHES_PER_STREAM } from './event-store-types.js'
+export type { AggregateKey, AppendOptions, AppendPart, EventStoreOptions, Loaded, LoadOptions } from './event-store-types.js'
 /** Where readers have always imported it from. */
 export { decodeEvent } from './decode.js'
-
-export interface AggregateKey {
-  /** `*` when only the aggregate id is known (operator commands such as key revocation). */
-  readonly accountId: string
-  readonly aggregateId: string
-}
-
-export interface Loaded<State, Event extends EventDraft> {
-  readonly state: State
-  /** Stream sequence of the aggregate's last event; 0 when it has none. */
-  readonly version: number
-  readonly accountId: string | null
-  readonly events: readonly Recorded<Event>[]
-}
-
-export interface AppendOptions {
-  readonly expectedVersion: number
-  readonly metadata: EventMetadata
-  readonly now: Date
-}
-
-export interface LoadOptions {
-  /**
-   * A sequence the caller knows the aggregate has reached (a delivered event, a conflict
-   * on append): the load reads at least that far, whichever replica answers first.
-   */
-  readonly atLeast?: number
-}
 
 /**
  * Concurrent identical reads share one request that begins after all of them asked
@@ -61,18 +24,16 @@ export class EventStore {
   private readonly reader: LogReader
   private readonly reads = new FreshReads<string, Read>()
   private readonly heads = new FreshReads<string, number>()
-  private readonly timeoutMs: number
-  private readonly batches: BatchPublisher
+  private readonly publisher: EventPublisher
 
   constructor(
     nc: NatsConnection,
-    private readonly js: JetStreamClient,
+    js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     options: EventStoreOptions = { batchesPerStream: DEFAULT_BATCHES_PER_STREAM },
   ) {
     this.reader = new LogReader(jsm)
-    this.timeoutMs = js.getOptions().timeout ?? DEFAULT_TIMEOUT_MS
-    this.batches = new BatchPublisher(nc, options.batchesPerStream)
+    this.publisher = new EventPublisher(nc, js, options.batchesPerStream, options.observer)
   }
 
   /** The aggregate's state from its events; never "absent" for one the log holds (see LogReader). */
@@ -122,7 +83,8 @@ export class EventStore {
     const all = planned.flatMap(({ guard, events }) => events.map((event, i) => ({ ...event, guard: i === 0 ? guard : null })))
     const [single] = all
     if (single === undefined) return parts.map(() => [])
-    const lastSeq = all.length === 1 && single.guard ? await this.publish(single.subject, single.envelope, single.guard) : await this.publishBatch(streamOf(aggregate.category), all)
+    const lastSeq =
+      all.length === 1 && single.guard ? await this.publisher.publish(single.subject, single.envelope, single.guard) : await this.publisher.publishBatch(streamOf(aggregate.category), all)
     let seq = lastSeq - all.length
     return planned.map(({ events }) => events.map(({ subject, envelope }) => ({ ...envelope, seq: ++seq, subject }) as unknown as Recorded<Event>))
   }
@@ -145,7 +107,7 @@ export class EventStore {
     const recorded = record.drafts.map((draft) => ({ ...toEnvelope(record.aggregate, record.key, draft, options), guard: null }))
     const all = [...decided, ...recorded]
     if (all.length === 0) return [[], []]
-    let seq = (await this.publishBatch(stream, all)) - all.length
+    let seq = (await this.publisher.publishBatch(stream, all)) - all.length
     const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
     return [decided.map(stamp) as unknown as Recorded<Event>[], recorded.map(stamp) as unknown as Recorded<RecordEvent>[]]
   }
@@ -178,77 +140,4 @@ export class EventStore {
   version(category: AggregateCategory, key: AggregateKey): Promise<number> {
     return this.reader.last(streamOf(category), aggregateSubjects(category, key.accountId, key.aggregateId))
   }
-
-  /** One append, traced as a producer span whose context travels in the message's headers (`traceparent`). */
-  private publish(subject: string, envelope: EventEnvelope, guard: Guard): Promise<number> {
-    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.message.id': envelope.id }
-    return inSpan(`append ${envelope.type}`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
-      try {
-        const headers = traceHeaders()
-        const ack = await this.js.publish(subject, JSON.stringify(envelope), {
-          msgID: envelope.id,
-          expect: { lastSubjectSequence: guard.expected, lastSubjectSequenceSubject: guard.subjects },
-          ...(headers ? { headers } : {}),
-        })
-        span.setAttribute('mats.stream.sequence', ack.seq)
-        return ack.seq
-      } catch (err) {
-        throw appendError(err, subject)
-      }
-    })
-  }
-
-  /**
-   * Several events as one atomic batch: each aggregate's guard rides on its first message and
-   * is checked at the commit against the log as it was before the batch; returns the last
-   * one's sequence.
-   */
-  private publishBatch(stream: StreamName, events: readonly Planned[]): Promise<number> {
-    const guarded = events.flatMap(({ guard }) => (guard ? [guard.subjects] : []))
-    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': guarded.join(' '), 'messaging.batch.message_count': events.length }
-    return inSpan(`append ${events.length} events`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
-      const messages = events.map(({ subject, envelope, guard }) => {
-        const headers = traceHeaders() ?? natsHeaders()
-        headers.set('Nats-Msg-Id', envelope.id)
-        if (guard) {
-          headers.set('Nats-Expected-Last-Subject-Sequence', String(guard.expected))
-          headers.set('Nats-Expected-Last-Subject-Sequence-Subject', guard.subjects)
-        }
-        return { subject, payload: JSON.stringify(envelope), headers }
-      })
-      try {
-        const ack = await this.batches.publish(stream, messages, this.timeoutMs)
-        span.setAttribute('mats.stream.sequence', ack.seq)
-        return ack.seq
-      } catch (err) {
-        throw appendError(err, guarded.join(', '))
-      }
-    })
-  }
-}
-
-export interface AppendPart<Event extends EventDraft> {
-  readonly key: AggregateKey & { accountId: string }
-  readonly drafts: readonly Event[]
-  /** The last sequence on this aggregate's subjects that the decision saw (0: none). */
-  readonly expectedVersion: number
-}
-
-/** An event ready to publish; `guard` on the first event of each aggregate. */
-interface Planned {
-  readonly subject: string
-  readonly envelope: EventEnvelope
-  readonly guard: Guard | null
-}
-
-interface Guard {
-  /** The last sequence on the aggregate's subjects that the decision saw (0: none). */
-  readonly expected: number
-  /** The aggregate's wildcard subject, `mats.<category>.<accountId>.<aggregateId>.*`. */
-  readonly subjects: string
-}
-
-function appendError(err: unknown, subjects: string): Error {
-  if (isWrongLastSequence(err) || isDuplicateInBatch(err)) return new ConcurrencyError(`${subjects} moved past the version the decision saw`, { cause: err })
-  return new EventStoreUnavailableError(`could not append to ${subjects}`, { cause: err })
 }

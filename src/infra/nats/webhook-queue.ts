@@ -46,8 +46,13 @@ export class WebhookQueue {
 
   /** Queues one job, then marks its webhook as having jobs (in that order: a reader that sees the mark finds the job). */
   async enqueue(job: { readonly accountId: string; readonly webhookId: string; readonly taskId: string }, body: string, msgID: string): Promise<void> {
-    await this.js.publish(jobSubject(job.accountId, job.webhookId, job.taskId), body, { msgID })
+    await this.store(job, body, msgID)
     await this.markQueued(job.accountId, job.webhookId)
+  }
+
+  /** Stores one job without marking its webhook: the caller marks each webhook once, after all of its jobs (the fan-out of a batch of events). */
+  async store(job: { readonly accountId: string; readonly webhookId: string; readonly taskId: string }, body: string, msgID: string): Promise<void> {
+    await this.js.publish(jobSubject(job.accountId, job.webhookId, job.taskId), body, { msgID })
   }
 
   async markQueued(accountId: string, webhookId: string): Promise<void> {

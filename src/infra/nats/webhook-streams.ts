@@ -1,6 +1,4 @@
-import { AckPolicy, DeliverPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
-import { WEBHOOK_SOURCE_EVENTS } from '../../domain/webhooks/webhook.js'
-import { eventTypeSubjects } from './subjects.js'
+import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
 
 /**
  * Webhook deliveries are operational data, not history, so they live outside the event
@@ -10,7 +8,8 @@ import { eventTypeSubjects } from './subjects.js'
  */
 export const JOBS_STREAM = 'MATS_WEBHOOK_JOBS'
 export const ATTEMPTS_STREAM = 'MATS_WEBHOOK_ATTEMPTS'
-export const FAN_OUT_CONSUMER = 'mats-webhooks'
+/** The one consumer that fanned out every account's task events in log order until ADR 0042: its position seeds the accounts' cursors, then it is removed at start. */
+export const LEGACY_FAN_OUT_CONSUMER = 'mats-webhooks'
 /** The one consumer that handed out every account's jobs in arrival order until ADR 0033: removed at start. */
 export const LEGACY_DELIVERY_CONSUMER = 'mats-webhook-deliveries'
 /** GET /v1/webhooks/{id}/deliveries shows this many attempts at most, newest first. */
@@ -51,9 +50,8 @@ function streamConfigs(replicas: number, retryWindowMs: number): (Partial<Stream
 }
 
 /**
- * The streams, and the fan-out consumer on the task log. Registering a webhook calls this
- * before its event is stored, so the consumer exists from then on and no task event after
- * a registration can be missed, while the history before the first webhook is never read.
+ * The streams. The fan-out reads each account's task events from its own cursor (ADR 0042,
+ * fan-out-cursors.ts), which registering a webhook creates before its event is stored.
  */
 export async function ensureWebhookStreams(jsm: JetStreamManager, options: { replicas: number; retryWindowMs: number }): Promise<void> {
   for (const config of streamConfigs(options.replicas, options.retryWindowMs)) {
@@ -62,23 +60,6 @@ export async function ensureWebhookStreams(jsm: JetStreamManager, options: { rep
       () => jsm.streams.add(config),
     )
   }
-  const filter_subjects = WEBHOOK_SOURCE_EVENTS.map(([category, type]) => eventTypeSubjects(category, type))
-  await addUnlessPresent(
-    () => jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER),
-    () =>
-      jsm.consumers.add('MATS_TASKS', {
-        durable_name: FAN_OUT_CONSUMER,
-        filter_subjects,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.New,
-        // One event at a time across every webhooks process: jobs are queued in log order (ADR 0025).
-        max_ack_pending: 1,
-        ack_wait: 30_000 * NANOS_PER_MS,
-        max_deliver: -1,
-      }),
-  )
-  const { config } = await jsm.consumers.info('MATS_TASKS', FAN_OUT_CONSUMER)
-  if (filter_subjects.some((subject) => !config.filter_subjects?.includes(subject))) await jsm.consumers.update('MATS_TASKS', FAN_OUT_CONSUMER, { filter_subjects })
 }
 
 async function addUnlessPresent(info: () => Promise<unknown>, add: () => Promise<unknown>): Promise<void> {

@@ -1,0 +1,159 @@
+import type { Logger } from 'pino'
+import type { RecordedEvent } from '../../src/domain/message.js'
+import type { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
+import type { FanOutCursor, FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
+import { MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
+import type { Read } from '../../src/infra/nats/log-reader.js'
+import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
+import { EventFanOutError } from './fan-out.js'
+import type { Slots } from './slots.js'
+
+/** Events read and fanned out per turn of a slot: a turn of a webhook-heavy account is 32 × its webhooks jobs. */
+export const FAN_OUT_PAGE = 32
+/** A claim on an account lasts this long past its last write; a process that died holding one is taken over after it. */
+const CLAIM_MS = 30_000
+/** After a failure (NATS or MongoDB out of reach, an event not handled yet), the lane looks again this much later. */
+const RETRY_MS = 2000
+const CONSUMER = 'webhooks:fan-out'
+
+export interface FanOutLaneDeps {
+  readonly cursors: FanOutCursors
+  /** The account's events from `fromSeq`, about `max` of them, at least up to `atLeast` when the log holds that much. */
+  readonly read: (accountId: string, fromSeq: number, max: number, atLeast: number) => Promise<Read>
+  readonly fanOut: (accountId: string, events: readonly RecordedEvent[]) => Promise<void>
+  readonly slots: Slots
+  readonly poison: PoisonMessages
+  /** This process, as a cursor's holder. */
+  readonly holder: string
+  readonly log: Logger
+}
+
+/**
+ * One account's fan-out in one process (ADR 0042): rung when the account has a new task event,
+ * it claims the account's cursor, then pages through the events after it, one page per turn
+ * of the process's fan-out slots (so accounts take turns, whatever their backlogs), moving the
+ * cursor on after each page's jobs are stored, until it finds no more; then lets the claim go.
+ * A lane rung while another process holds the account looks again once that one lets go (the
+ * cursors' watch) or its claim runs out.
+ */
+export class FanOutLane {
+  private running: Promise<void> | null = null
+  private again = false
+  /** The newest sequence heard of: a read that falls short of it asks the stream leader. */
+  private heard = 0
+  /** Rung while another process held the account: look again once it lets go. */
+  private deferred = false
+  private timer: NodeJS.Timeout | undefined
+  private stopping = false
+  private readonly failures = new Map<number, number>()
+  private readonly givenUp = new Set<number>()
+
+  constructor(
+    private readonly accountId: string,
+    private readonly deps: FanOutLaneDeps,
+  ) {}
+
+  ring(seq = 0): void {
+    this.heard = Math.max(this.heard, seq)
+    if (this.stopping) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.running = this.run().finally(() => {
+      this.running = null
+    })
+  }
+
+  /** The account's cursor changed (any process): rings a lane that was waiting for its holder to let go. */
+  cursorChanged(cursor: FanOutCursor): void {
+    if (this.deferred && (cursor.holder === null || cursor.until <= Date.now())) this.ring()
+  }
+
+  /** Stops after the page in hand; its claim is let go. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    clearTimeout(this.timer)
+    await this.running
+  }
+
+  private async run(): Promise<void> {
+    try {
+      do {
+        this.again = false
+        await this.drain()
+      } while (this.again && !this.stopping)
+    } catch (err) {
+      this.deps.log.error({ err, accountId: this.accountId }, 'webhooks fan-out: an account could not be fanned out; trying again')
+      this.later(RETRY_MS)
+    }
+  }
+
+  private async drain(): Promise<void> {
+    let cursor = await this.claim()
+    try {
+      while (cursor && !this.stopping) {
+        const slot = await this.deps.slots.reserve()
+        if (!slot) return
+        let read: Read
+        try {
+          read = await this.deps.read(this.accountId, cursor.seq + 1, FAN_OUT_PAGE, this.heard)
+          if (read.lastSeq <= cursor.seq) return
+          await this.fanOut(read.events)
+        } finally {
+          slot.release()
+        }
+        cursor = await this.deps.cursors.write(this.accountId, cursor, { seq: read.lastSeq, holder: this.deps.holder, until: Date.now() + CLAIM_MS })
+        for (const seq of this.givenUp) if (seq <= read.lastSeq) this.givenUp.delete(seq)
+      }
+    } finally {
+      if (cursor) await this.deps.cursors.write(this.accountId, cursor, { seq: cursor.seq, holder: null, until: 0 })
+    }
+  }
+
+  /** The account's cursor, held by this process; null when another holds it (or took it just now). */
+  private async claim(): Promise<FanOutCursor | null> {
+    const cursor = await this.deps.cursors.get(this.accountId)
+    if (!cursor) return null
+    const now = Date.now()
+    if (cursor.holder !== null && cursor.holder !== this.deps.holder && cursor.until > now) {
+      this.deferred = true
+      this.later(cursor.until - now)
+      return null
+    }
+    this.deferred = false
+    const claimed = await this.deps.cursors.write(this.accountId, cursor, { seq: cursor.seq, holder: this.deps.holder, until: now + CLAIM_MS })
+    if (!claimed) this.again = true
+    return claimed
+  }
+
+  /**
+   * The page's jobs; an event that fails for another reason than an outage MAX_HANDLING_ATTEMPTS
+   * times is given up and recorded as poison, so that it never holds up its account for good.
+   */
+  private async fanOut(events: readonly RecordedEvent[]): Promise<void> {
+    try {
+      await this.deps.fanOut(
+        this.accountId,
+        events.filter((event) => !this.givenUp.has(event.seq)),
+      )
+    } catch (err) {
+      if (!(err instanceof EventFanOutError) || isDependencyUnavailable(err.cause)) throw err
+      const { seq, subject } = err.event
+      const failed = (this.failures.get(seq) ?? 0) + 1
+      this.failures.set(seq, failed)
+      if (failed < MAX_HANDLING_ATTEMPTS) throw err
+      this.failures.delete(seq)
+      this.givenUp.add(seq)
+      const reason = `given up after ${failed} attempts: ${err.cause instanceof Error ? err.cause.message : String(err.cause)}`
+      await this.deps.poison.record({ stream: 'MATS_TASKS', seq, subject, reason }, CONSUMER)
+      throw err
+    }
+  }
+
+  private later(ms: number): void {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.ring(), Math.max(0, ms) + 50)
+    this.timer.unref()
+  }
+}
