@@ -43,6 +43,8 @@ export class FanOutLane {
   private heard = 0
   /** Rung while another process held the account: look again once it lets go. */
   private deferred = false
+  /** Whether the lane has read from its cursor once: its first look catches up with what was stored while no process fanned out. */
+  private looked = false
   private timer: NodeJS.Timeout | undefined
   private stopping = false
   private readonly failures = new Map<number, number>()
@@ -67,7 +69,14 @@ export class FanOutLane {
 
   /** The account's cursor changed (any process): rings a lane that was waiting for its holder to let go. */
   cursorChanged(cursor: FanOutCursor): void {
-    if (this.deferred && (cursor.holder === null || cursor.until <= Date.now())) this.ring()
+    if (!this.deferred || (cursor.holder !== null && cursor.until > Date.now())) return
+    if (cursor.seq < this.heard) {
+      this.ring()
+      return
+    }
+    // The holder went past every event heard of here: nothing is left for this lane.
+    this.deferred = false
+    clearTimeout(this.timer)
   }
 
   /** Stops after the page in hand; its claim is let go. */
@@ -114,7 +123,9 @@ export class FanOutLane {
   /** The account's cursor, held by this process; null when another holds it (or took it just now). */
   private async claim(): Promise<FanOutCursor | null> {
     const cursor = await this.deps.cursors.get(this.accountId)
-    if (!cursor) return null
+    // No cursor: the account never had a webhook. Past what was heard of: another process fanned it out.
+    if (!cursor || (this.looked && cursor.seq >= this.heard)) return null
+    this.looked = true
     const now = Date.now()
     if (cursor.holder !== null && cursor.holder !== this.deps.holder && cursor.until > now) {
       this.deferred = true
