@@ -8,6 +8,11 @@ import { aTaskThatIs } from '../helpers/task-histories.js'
 import { until } from '../helpers/wait.js'
 import { verified, webhookEnv, type CreatedWebhook } from '../helpers/webhooks.js'
 import type { AppContext } from '../../src/app-context.js'
+import { fanOutEvents } from '../../consumers/webhooks/fan-out.js'
+import { FAN_OUT_PAGE } from '../../consumers/webhooks/fan-out-lane.js'
+import { FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
+import { LogReader } from '../../src/infra/nats/log-reader.js'
+import { WebhookQueue } from '../../src/infra/nats/webhook-queue.js'
 
 // Issue 18 / invariant 12: the fan-out (task events to delivery jobs) is shared fairly across
 // accounts: a deep backlog of one account's events delays only that account. ADR 0042.
@@ -49,9 +54,10 @@ async function aNoisyBacklog(t: Test, servers: TestServers, env: Record<string, 
 }
 
 /** Every (webhook, task) queue of the noisy account holds its three jobs, once each, in the log's order. */
-async function checkEveryJobOnceInOrder(t: Test, infra: AppContext, noisy: Caller, tasks: number): Promise<void> {
+async function checkEveryJobOnceInOrder(t: Test, infra: AppContext, noisy: Caller, tasks: number, since = Date.now()): Promise<void> {
   const expected = tasks * NOISY_WEBHOOKS * EVENTS_PER_TASK
   await until('every noisy job to be queued', async () => Object.values(await jobsPerQueue(infra, noisy.account.id)).reduce((a, b) => a + b, 0) >= expected, 300_000, 500)
+  t.comment(`all ${expected} noisy jobs queued ${Date.now() - since} ms after the webhooks process started`)
   const queues = await jobsPerQueue(infra, noisy.account.id)
   const counts = Object.values(queues)
   t.equal(counts.length, tasks * NOISY_WEBHOOKS, 'a queue per (webhook, task)')
@@ -60,13 +66,16 @@ async function checkEveryJobOnceInOrder(t: Test, infra: AppContext, noisy: Calle
     [],
     'each holds exactly its three jobs: none lost, none twice',
   )
-  // The order of a sample of queues (reading all 24,000 jobs would take long): created, started, completed.
-  for (const subject of Object.keys(queues).slice(0, 20)) {
+  // The order of a sample of queues, spread over the webhooks (reading all of them would take long): created, started, completed.
+  const sample = Object.keys(queues).filter((_, i) => i % Math.max(1, Math.floor(counts.length / 60)) === 0)
+  const outOfOrder: string[] = []
+  for (const subject of sample) {
     const batch = await infra.jsm.direct.getBatch(JOBS_STREAM, { seq: 1, next_by_subj: subject, batch: 10 })
     const events: string[] = []
     for await (const msg of batch) events.push((JSON.parse(msg.string()) as { event: string }).event)
-    t.same(events, ['task.created', 'task.started', 'task.completed'], `${subject}: in the log's order`)
+    if (events.join() !== 'task.created,task.started,task.completed') outOfOrder.push(`${subject}: ${events.join()}`)
   }
+  t.same(outOfOrder, [], `${sample.length} queues sampled: each task's jobs in the log's order`)
 }
 
 t.test("a noisy account's deep backlog of task events to fan out does not hold back a quiet account's delivery", async (t) => {
@@ -81,6 +90,7 @@ t.test("a noisy account's deep backlog of task events to fan out does not hold b
   const quietSession = await aSession(quiet)
 
   // When a webhooks process starts on the backlog and the quiet account creates a task
+  const starting = Date.now()
   const webhooks = await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
   await until('the fan-out to be under way', async () => (await jobsQueued(api.infra)) >= NOISY_WEBHOOKS, 60_000, 50)
   await quiet.api.post('/v1/tasks', { sessionId: quietSession, instruction: 'Quiet brief' })
@@ -94,7 +104,7 @@ t.test("a noisy account's deep backlog of task events to fan out does not hold b
   t.ok(queuedThen < expected, `the noisy backlog was still being fanned out (${queuedThen} of ${expected} jobs)`)
 
   // And the noisy account's jobs are all queued, once each, in order
-  await checkEveryJobOnceInOrder(t, webhooks.infra, noisy, NOISY_TASKS)
+  await checkEveryJobOnceInOrder(t, webhooks.infra, noisy, NOISY_TASKS, starting)
 })
 
 t.test('a webhooks process stopped mid-fan-out: the next one goes on from where it was, nothing lost, nothing twice, in order', async (t) => {
@@ -116,4 +126,32 @@ t.test('a webhooks process stopped mid-fan-out: the next one goes on from where 
 
   // Then every job is queued once, in order
   await checkEveryJobOnceInOrder(t, second.infra, noisy, tasks)
+})
+
+t.test("a claim left by a process that died mid-page, after storing part of the page's jobs: taken over once it runs out, nothing stored twice", async (t) => {
+  const servers = await startServers(t)
+  const env = webhookEnv({ WEBHOOKS_RETRY_BASE_MS: '60000' })
+  const tasks = 30
+  const { api, noisy } = await aNoisyBacklog(t, servers, env, tasks)
+  const cursors = await FanOutCursors.open(api.infra.js, { replicas: 1 })
+  const cursor = await cursors.get(noisy.account.id)
+  if (!cursor) throw new Error('registering a webhook made no fan-out cursor')
+
+  // Given a process that claimed the account, stored the jobs of its first page, and died before moving the cursor on
+  const page = await new LogReader(api.infra.jsm).readPage('MATS_TASKS', `mats.*.${noisy.account.id}.>`, cursor.seq + 1, FAN_OUT_PAGE)
+  const queue = await WebhookQueue.open(api.infra.js, api.infra.jsm, { replicas: 1 })
+  await fanOutEvents(api.infra, queue, noisy.account.id, page.events)
+  const claimMs = 3000
+  const held = await cursors.write(noisy.account.id, cursor, { seq: cursor.seq, holder: 'a-process-that-died', until: Date.now() + claimMs })
+  t.ok(held, 'the dead process holds the claim')
+  const diedAt = Date.now()
+  t.equal(await jobsQueued(api.infra), page.events.length * NOISY_WEBHOOKS, "the first page's jobs are stored")
+
+  // When a webhooks process starts
+  const webhooks = await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
+
+  // Then it waits for the claim to run out, then fans out everything, the first page's jobs not twice
+  await until('more than the first page to be fanned out', async () => (await jobsQueued(api.infra)) > page.events.length * NOISY_WEBHOOKS, 60_000, 20)
+  t.ok(Date.now() - diedAt >= claimMs, `nothing more was fanned out before the claim ran out (${Date.now() - diedAt} ms)`)
+  await checkEveryJobOnceInOrder(t, webhooks.infra, noisy, tasks)
 })

@@ -87,3 +87,26 @@ t.test('slots per stream must be a positive integer', async (t) => {
   t.throws(() => new BatchSlots(0), RangeError)
   t.throws(() => new BatchSlots(1.5), RangeError)
 })
+
+t.test('given an observer, then it hears each slot taken, how long the waiters waited, and a wait past the deadline', async (t) => {
+  const heard: string[] = []
+  const waits: number[] = []
+  const slots = new BatchSlots(1, {
+    slotTaken: (stream, seconds, queued) => {
+      heard.push(`${stream} ${queued ? 'after waiting' : 'at once'}`)
+      waits.push(seconds)
+    },
+    slotTimedOut: (stream) => heard.push(`${stream} timed out`),
+  })
+  const held = gate()
+  const first = slots.hold('S', FAR(), () => held.promise)
+  const waiter = slots.hold('S', FAR(), async () => 'ran')
+  const late = slots.hold('S', Date.now() + 20, async () => 'never')
+  await t.rejects(late)
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  held.open()
+  await Promise.all([first, waiter])
+  t.same(heard, ['S at once', 'S timed out', 'S after waiting'])
+  t.equal(waits[0], 0, 'a free slot is a wait of 0')
+  t.ok((waits[1] ?? 0) >= 0.04, `the waiter's wait is measured (${waits[1]} s)`)
+})
