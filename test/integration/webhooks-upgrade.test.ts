@@ -1,9 +1,13 @@
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream'
 import t from 'tap'
 import type { DeliveryJob } from '../../consumers/webhooks/job.js'
-import { JOBS_STREAM, LEGACY_DELIVERY_CONSUMER } from '../../src/infra/nats/webhook-streams.js'
+import { Kvm } from '@nats-io/kv'
+import { WEBHOOK_SOURCE_EVENTS } from '../../src/domain/webhooks/webhook.js'
+import { FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
+import { eventTypeSubjects } from '../../src/infra/nats/subjects.js'
+import { JOBS_STREAM, LEGACY_DELIVERY_CONSUMER, LEGACY_FAN_OUT_CONSUMER } from '../../src/infra/nats/webhook-streams.js'
 import { startWebhookReceiver } from '../fakes/webhook-receiver.js'
-import { aCaller } from '../helpers/mothers.js'
+import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
@@ -46,4 +50,42 @@ t.test('jobs queued in the old format before an upgrade are moved to their accou
   t.equal(delivered.filter((task) => task.id === 'task-b').length, 1, 'task-b delivered')
   await until('the jobs to leave the stream', async () => (await api.infra.jsm.streams.info(JOBS_STREAM)).state.messages === 0, 10_000)
   await t.rejects(api.infra.jsm.consumers.info(JOBS_STREAM, LEGACY_DELIVERY_CONSUMER), 'the old consumer is deleted')
+})
+
+t.test('the one fan-out consumer of earlier versions hands over to cursors per account: the fan-out goes on from where it had got to, and the consumer is deleted (ADR 0042)', async (t) => {
+  const servers = await startServers(t)
+  const env = webhookEnv()
+  // Given a webhook registered while no webhooks process runs, under an earlier version: no cursor, but the consumer
+  const api = await startTestService(t, servers, { roles: ['api'], env })
+  const caller = await aCaller(api.infra, api.url)
+  const receiver = await startWebhookReceiver(t)
+  const { secret } = (await caller.api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url, events: ['task.created'] })).body
+  await (await new Kvm(api.infra.js).open('mats_webhook_fan_out')).purge(caller.account.id)
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const taskId = async (instruction: string) => (await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction })).body.task.id
+  // a task the earlier version had fanned out already (stored before its consumer's position), and one it had not
+  const alreadyFannedOut = await taskId('Fanned out before the upgrade')
+  await api.infra.jsm.consumers.add('MATS_TASKS', {
+    durable_name: LEGACY_FAN_OUT_CONSUMER,
+    filter_subjects: WEBHOOK_SOURCE_EVENTS.map(([category, type]) => eventTypeSubjects(category, type)),
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.New,
+    max_ack_pending: 1,
+  })
+  const waiting = await taskId('Waiting for the fan-out')
+
+  // When the new version's webhooks role starts
+  await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
+
+  // Then the waiting task is delivered, the one fanned out before is not again, and the consumer is gone
+  const delivered = await until('the waiting task delivered', () => receiver.received[0], 30_000)
+  t.equal(verified(secret, delivered).data.task.id, waiting)
+  await until('the jobs to leave the stream', async () => (await api.infra.jsm.streams.info(JOBS_STREAM)).state.messages === 0, 10_000)
+  t.same(
+    receiver.received.map((request) => verified(secret, request).data.task.id).filter((id) => id === alreadyFannedOut),
+    [],
+    'the task fanned out before the upgrade is not delivered again',
+  )
+  await t.rejects(api.infra.jsm.consumers.info('MATS_TASKS', LEGACY_FAN_OUT_CONSUMER), 'the old consumer is deleted')
+  t.ok(await (await FanOutCursors.open(api.infra.js, { replicas: 1 })).get(caller.account.id), 'the account has its cursor')
 })

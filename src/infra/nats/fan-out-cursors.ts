@@ -1,4 +1,4 @@
-import { JetStreamApiCodes, JetStreamApiError, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import { JetStreamApiCodes, JetStreamApiError, StorageType, type ConsumerInfo, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { KV, KvEntry } from '@nats-io/kv'
 import { openBucket } from './buckets.js'
 import { isWrongLastSequence } from './conflicts.js'
@@ -71,13 +71,13 @@ export class FanOutCursors {
 
   /**
    * Upgrade from the one fan-out consumer (before ADR 0042): every account that has had a
-   * webhook gets a cursor at the consumer's ack floor (everything up to it was fanned out),
+   * webhook gets a cursor where the consumer had got to (everything up to it was fanned out),
    * then the consumer goes. Returns how many accounts it found, or null without a consumer.
    */
   async takeOverFrom(jsm: JetStreamManager, consumer: string): Promise<number | null> {
     let floor: number
     try {
-      floor = (await jsm.consumers.info(TASKS_STREAM, consumer)).ack_floor.stream_seq
+      floor = fannedOutUpTo(await jsm.consumers.info(TASKS_STREAM, consumer))
     } catch (err) {
       if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound) return null
       throw err
@@ -110,6 +110,17 @@ export class FanOutCursors {
     }
     return cursors
   }
+}
+
+/**
+ * Where the one consumer had got to. Its ack floor reads 0 until it acknowledged something, so
+ * the delivered sequence says it (the consumer's start, or the last event handed out); with
+ * `max_ack_pending: 1` the one event in hand, if any, is that last one.
+ */
+function fannedOutUpTo(info: ConsumerInfo): number {
+  if (info.num_ack_pending === 0) return info.delivered.stream_seq
+  if (info.num_ack_pending === 1) return info.delivered.stream_seq - 1
+  return info.ack_floor.stream_seq
 }
 
 const encode = (value: CursorValue) => JSON.stringify(value)
