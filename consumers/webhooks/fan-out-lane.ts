@@ -43,7 +43,7 @@ export class FanOutLane {
   private heard = 0
   /** Rung while another process held the account: look again once it lets go. */
   private deferred = false
-  /** Whether the lane has read from its cursor once: its first look catches up with what was stored while no process fanned out. */
+  /** Whether the lane has claimed its cursor once: its first look catches up with what was stored while no process fanned out. */
   private looked = false
   private timer: NodeJS.Timeout | undefined
   private stopping = false
@@ -70,7 +70,7 @@ export class FanOutLane {
   /** The account's cursor changed (any process): rings a lane that was waiting for its holder to let go. */
   cursorChanged(cursor: FanOutCursor): void {
     if (!this.deferred || (cursor.holder !== null && cursor.until > Date.now())) return
-    if (cursor.seq < this.heard) {
+    if (!this.nothingLeftAfter(cursor)) {
       this.ring()
       return
     }
@@ -124,8 +124,7 @@ export class FanOutLane {
   private async claim(): Promise<FanOutCursor | null> {
     const cursor = await this.deps.cursors.get(this.accountId)
     // No cursor: the account never had a webhook. Past what was heard of: another process fanned it out.
-    if (!cursor || (this.looked && cursor.seq >= this.heard)) return null
-    this.looked = true
+    if (!cursor || this.nothingLeftAfter(cursor)) return null
     const now = Date.now()
     if (cursor.holder !== null && cursor.holder !== this.deps.holder && cursor.until > now) {
       this.deferred = true
@@ -133,9 +132,15 @@ export class FanOutLane {
       return null
     }
     this.deferred = false
+    this.looked = true
     const claimed = await this.deps.cursors.write(this.accountId, cursor, { seq: cursor.seq, holder: this.deps.holder, until: now + CLAIM_MS })
     if (!claimed) this.again = true
     return claimed
+  }
+
+  /** Whether the cursor is past every event this lane heard of, once the lane has had its first look. */
+  private nothingLeftAfter(cursor: FanOutCursor): boolean {
+    return this.looked && cursor.seq >= this.heard
   }
 
   /**

@@ -54,10 +54,10 @@ async function aNoisyBacklog(t: Test, servers: TestServers, env: Record<string, 
 }
 
 /** Every (webhook, task) queue of the noisy account holds its three jobs, once each, in the log's order. */
-async function checkEveryJobOnceInOrder(t: Test, infra: AppContext, noisy: Caller, tasks: number, since = Date.now()): Promise<void> {
+async function checkEveryJobOnceInOrder(t: Test, infra: AppContext, noisy: Caller, tasks: number, since: number): Promise<void> {
   const expected = tasks * NOISY_WEBHOOKS * EVENTS_PER_TASK
   await until('every noisy job to be queued', async () => Object.values(await jobsPerQueue(infra, noisy.account.id)).reduce((a, b) => a + b, 0) >= expected, 300_000, 500)
-  t.comment(`all ${expected} noisy jobs queued ${Date.now() - since} ms after the webhooks process started`)
+  t.comment(`all ${expected} noisy jobs queued ${Date.now() - since} ms after the (first) webhooks process started`)
   const queues = await jobsPerQueue(infra, noisy.account.id)
   const counts = Object.values(queues)
   t.equal(counts.length, tasks * NOISY_WEBHOOKS, 'a queue per (webhook, task)')
@@ -114,6 +114,7 @@ t.test('a webhooks process stopped mid-fan-out: the next one goes on from where 
   const { api, noisy } = await aNoisyBacklog(t, servers, env, tasks)
 
   // Given a webhooks process stopped part-way through the backlog
+  const starting = Date.now()
   const first = await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
   await until('part of the backlog to be fanned out', async () => (await jobsQueued(api.infra)) >= 1000, 120_000, 20)
   await first.stop()
@@ -125,7 +126,7 @@ t.test('a webhooks process stopped mid-fan-out: the next one goes on from where 
   const second = await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
 
   // Then every job is queued once, in order
-  await checkEveryJobOnceInOrder(t, second.infra, noisy, tasks)
+  await checkEveryJobOnceInOrder(t, second.infra, noisy, tasks, starting)
 })
 
 t.test("a claim left by a process that died mid-page, after storing part of the page's jobs: taken over once it runs out, nothing stored twice", async (t) => {
@@ -141,17 +142,18 @@ t.test("a claim left by a process that died mid-page, after storing part of the 
   const page = await new LogReader(api.infra.jsm).readPage('MATS_TASKS', `mats.*.${noisy.account.id}.>`, cursor.seq + 1, FAN_OUT_PAGE)
   const queue = await WebhookQueue.open(api.infra.js, api.infra.jsm, { replicas: 1 })
   await fanOutEvents(api.infra, queue, noisy.account.id, page.events)
-  const claimMs = 3000
+  const claimMs = 6000
   const held = await cursors.write(noisy.account.id, cursor, { seq: cursor.seq, holder: 'a-process-that-died', until: Date.now() + claimMs })
   t.ok(held, 'the dead process holds the claim')
   const diedAt = Date.now()
   t.equal(await jobsQueued(api.infra), page.events.length * NOISY_WEBHOOKS, "the first page's jobs are stored")
 
   // When a webhooks process starts
+  const starting = Date.now()
   const webhooks = await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
 
   // Then it waits for the claim to run out, then fans out everything, the first page's jobs not twice
   await until('more than the first page to be fanned out', async () => (await jobsQueued(api.infra)) > page.events.length * NOISY_WEBHOOKS, 60_000, 20)
   t.ok(Date.now() - diedAt >= claimMs, `nothing more was fanned out before the claim ran out (${Date.now() - diedAt} ms)`)
-  await checkEveryJobOnceInOrder(t, webhooks.infra, noisy, tasks)
+  await checkEveryJobOnceInOrder(t, webhooks.infra, noisy, tasks, starting)
 })
