@@ -59,8 +59,8 @@ export class WebhookService {
     const queue = await WebhookQueue.open(js, jsm, { replicas: config.NATS_STREAM_REPLICAS })
     await queue.reconcile((data) => decodeJob(data).accountId)
     const cursors = await FanOutCursors.open(js, { replicas: config.NATS_STREAM_REPLICAS })
-    const adopted = await cursors.takeOverFrom(jsm, LEGACY_FAN_OUT_CONSUMER)
-    if (adopted !== null) log.info({ accounts: adopted }, 'webhooks fan-out: the one consumer for every account handed over to cursors per account (ADR 0042)')
+    const started = await cursors.reconcile(jsm, LEGACY_FAN_OUT_CONSUMER)
+    if (started > 0) log.info({ accounts: started }, 'webhooks fan-out: accounts with webhooks but no cursor given one (ADR 0042)')
     const tallies = await openBucket(js, TALLIES_BUCKET, { replicas: config.NATS_STREAM_REPLICAS, ttl: config.WEBHOOKS_RETRY_WINDOW_MS + DAY_MS })
     const caps = { perAccount: config.WEBHOOKS_MAX_IN_FLIGHT_PER_ACCOUNT, perWebhook: config.WEBHOOKS_MAX_IN_FLIGHT_PER_WEBHOOK }
     const leases = await WebhookLeases.open(js, { replicas: config.NATS_STREAM_REPLICAS, caps, holdMs: config.WEBHOOKS_TIMEOUT_MS + LEASE_MARGIN_MS })

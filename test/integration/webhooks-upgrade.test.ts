@@ -89,3 +89,24 @@ t.test('the one fan-out consumer of earlier versions hands over to cursors per a
   await t.rejects(api.infra.jsm.consumers.info('MATS_TASKS', LEGACY_FAN_OUT_CONSUMER), 'the old consumer is deleted')
   t.ok(await (await FanOutCursors.open(api.infra.js, { replicas: 1 })).get(caller.account.id), 'the account has its cursor')
 })
+
+t.test('an account with a webhook whose fan-out cursor was lost (the KV bucket emptied) gets one at start, and its next task events are delivered', async (t) => {
+  const servers = await startServers(t)
+  const env = webhookEnv()
+  // Given a webhook registered, and its account's cursor lost
+  const api = await startTestService(t, servers, { roles: ['api'], env })
+  const caller = await aCaller(api.infra, api.url)
+  const receiver = await startWebhookReceiver(t)
+  const { secret } = (await caller.api.post<CreatedWebhook>('/v1/webhooks', { url: receiver.url, events: ['task.created'] })).body
+  await (await new Kvm(api.infra.js).open('mats_webhook_fan_out')).purge(caller.account.id)
+
+  // When a webhooks process starts, and the account creates a task
+  await startTestService(t, servers, { roles: ['api', 'webhooks'], env })
+  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const { task } = (await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction: 'After the loss' })).body
+
+  // Then the account has a cursor again and the task is delivered
+  const delivered = await until('the task delivered', () => receiver.received[0], 30_000)
+  t.equal(verified(secret, delivered).data.task.id, task.id)
+  t.ok(await (await FanOutCursors.open(api.infra.js, { replicas: 1 })).get(caller.account.id), 'the account has its cursor')
+})

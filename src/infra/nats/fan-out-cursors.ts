@@ -70,22 +70,18 @@ export class FanOutCursors {
   }
 
   /**
-   * Upgrade from the one fan-out consumer (before ADR 0042): every account that has had a
-   * webhook gets a cursor where the consumer had got to (everything up to it was fanned out),
-   * then the consumer goes. Returns how many accounts it found, or null without a consumer.
+   * At start: every account that has had a webhook (the subjects of MATS_WEBHOOKS) and has no
+   * cursor gets one. Upgrading from the one fan-out consumer (before ADR 0042), at where it had
+   * got to (everything up to it was fanned out), and the consumer goes; otherwise (a bucket
+   * lost) at the log's head. Returns the accounts given a cursor.
    */
-  async takeOverFrom(jsm: JetStreamManager, consumer: string): Promise<number | null> {
-    let floor: number
-    try {
-      floor = fannedOutUpTo(await jsm.consumers.info(TASKS_STREAM, consumer))
-    } catch (err) {
-      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound) return null
-      throw err
-    }
+  async reconcile(jsm: JetStreamManager, legacyConsumer: string): Promise<number> {
+    const from = (await legacyPosition(jsm, legacyConsumer)) ?? (await jsm.streams.info(TASKS_STREAM)).state.last_seq
     const registrations = await jsm.streams.info(streamOf('webhook'), { subjects_filter: `${SUBJECT_ROOT}.webhook.>` })
     const accounts = new Set(Object.keys(registrations.state.subjects ?? {}).flatMap((subject) => subject.split('.')[2] ?? []))
-    for (const accountId of accounts) await this.ensure(accountId, floor)
-    await jsm.consumers.delete(TASKS_STREAM, consumer).catch(() => undefined)
+    for await (const key of await this.kv.keys()) accounts.delete(key)
+    for (const accountId of accounts) await this.ensure(accountId, from)
+    await jsm.consumers.delete(TASKS_STREAM, legacyConsumer).catch(() => undefined)
     return accounts.size
   }
 
@@ -109,6 +105,15 @@ export class FanOutCursors {
       if (cursor) cursors.set(key, cursor)
     }
     return cursors
+  }
+}
+
+async function legacyPosition(jsm: JetStreamManager, consumer: string): Promise<number | null> {
+  try {
+    return fannedOutUpTo(await jsm.consumers.info(TASKS_STREAM, consumer))
+  } catch (err) {
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound) return null
+    throw err
   }
 }
 
