@@ -21,6 +21,12 @@ export class EventFanOutError extends Error {
   }
 }
 
+/**
+ * Tasks of a page fanned out at once: each is up to 20 publishes at a time (one per webhook) on
+ * the process's one NATS connection, and another account's lane must not queue behind hundreds.
+ */
+const TASKS_AT_ONCE = 8
+
 interface Source {
   readonly event: RecordedEvent
   readonly type: WebhookEventType
@@ -44,7 +50,7 @@ export async function fanOutEvents(infra: AppContext, queue: WebhookQueue, accou
   const hooks = await activeWebhooks(infra.readModels, accountId)
   if (hooks.length === 0) return
   const queued = new Set<string>()
-  const tasks = await Promise.allSettled([...byTask(sources)].map(([taskId, ofTask]) => fanOutTask(infra, queue, { accountId, taskId }, ofTask, hooks, queued)))
+  const tasks = await inTurns([...byTask(sources)], TASKS_AT_ONCE, ([taskId, ofTask]) => fanOutTask(infra, queue, { accountId, taskId }, ofTask, hooks, queued))
   // Marked even when a task failed: the jobs stored are attempted while the failed one is fanned out again.
   await Promise.all([...queued].map((webhookId) => queue.markQueued(accountId, webhookId)))
   const failed = tasks.find((result) => result.status === 'rejected')
@@ -129,4 +135,20 @@ async function actionAsOf(infra: AppContext, event: RecordedEvent): Promise<{ ta
   const doc = actionDocFromHistory([...proposal, ...(decisions?.events ?? []).filter((e) => e.seq <= event.seq)])
   if (!doc) throw new Error(`action ${actionId} has no proposal in task ${taskId}`)
   return { taskId, data: { action: actionView(doc) } }
+}
+
+/** `work` on every item, at most `atOnce` at a time; every outcome, in the items' order. */
+async function inTurns<T>(items: readonly T[], atOnce: number, work: (item: T) => Promise<void>): Promise<PromiseSettledResult<void>[]> {
+  const outcomes: PromiseSettledResult<void>[] = []
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) {
+      outcomes[i] = await work(items[i] as T).then(
+        (value) => ({ status: 'fulfilled' as const, value }),
+        (reason: unknown) => ({ status: 'rejected' as const, reason }),
+      )
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker))
+  return outcomes
 }
