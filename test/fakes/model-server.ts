@@ -1,7 +1,6 @@
 import { once } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Test } from 'tap'
 
 /**
  * A fake language-model provider: a real HTTP server on loopback that speaks the OpenAI
@@ -63,7 +62,12 @@ export interface FakeModelServer {
 
 const DEFAULT_USAGE = { input: 1000, output: 200 }
 
-export async function startFakeModelServer(t: Test, wire: Wire, script: ModelScript): Promise<FakeModelServer> {
+/** What closes the server when its user is done: a tap test, or a benchmark's list of things to stop. */
+export interface Teardown {
+  teardown(fn: () => void): void
+}
+
+export async function startFakeModelServer(t: Teardown, wire: Wire, script: ModelScript): Promise<FakeModelServer> {
   const requests: ModelRequestView[] = []
   let pending = 0
   let held = 0

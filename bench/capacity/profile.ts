@@ -1,0 +1,54 @@
+/**
+ * Where a V8 CPU profile (`node --cpu-prof`) spent its samples: self time summed by where the
+ * code lives (a package under node_modules, a folder of mats, Node's internals, GC, idle), so
+ * that a run says what dominates without opening a profiler.
+ */
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+interface ProfileNode {
+  readonly id: number
+  readonly callFrame: { readonly functionName: string; readonly url: string }
+}
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[]
+  readonly samples: readonly number[]
+  readonly timeDeltas: readonly number[]
+}
+
+export function placeOf(frame: ProfileNode['callFrame']): string {
+  const { url, functionName } = frame
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native)'
+  const inModules = url.lastIndexOf('node_modules/')
+  if (inModules >= 0) {
+    const rest = url.slice(inModules + 'node_modules/'.length).split('/')
+    return rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1]}` : (rest[0] ?? url)
+  }
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`
+  const mats = url.match(/\/(src|consumers|projections|bench)\/(.+)\/[^/]+$/)
+  if (mats) return `mats ${mats[1]}/${mats[2]}`
+  return url
+}
+
+/** Lines of `place  share %` for every profile in `dir`, biggest first, down to 1 %. */
+export async function summarizeProfiles(dir: string): Promise<string[]> {
+  const totals = new Map<string, number>()
+  let all = 0
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
+    const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile
+    const places = new Map(profile.nodes.map((node) => [node.id, placeOf(node.callFrame)]))
+    profile.samples.forEach((id, i) => {
+      const place = places.get(id) ?? '?'
+      const micros = profile.timeDeltas[i] ?? 0
+      totals.set(place, (totals.get(place) ?? 0) + micros)
+      all += micros
+    })
+  }
+  const busy = all - (totals.get('(idle)') ?? 0)
+  const lines = [`\n  CPU profile of the mats process (${dir}): self time by place, share of the non-idle ${(busy / 1e6).toFixed(1)} s`]
+  for (const [place, micros] of [...totals].filter(([place]) => place !== '(idle)').sort((a, b) => b[1] - a[1])) {
+    if (micros / busy < 0.01) break
+    lines.push(`    ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${place}`)
+  }
+  return lines
+}

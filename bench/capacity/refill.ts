@@ -1,0 +1,88 @@
+/**
+ * A slot freed by a finished run, refilled from a waiting queue: one worker at concurrency 1
+ * holds QUEUE tasks (the first run's model call is held until all are POSTed), and each run is
+ * one model call of the fake model server answered after REFILL_HOLD_MS. For each run after
+ * the first: the fake server's answer to the run before → this run's model call arriving (the
+ * slot's whole turnaround: the agent returning, the next claim appended, the session read,
+ * the prompt built and sent) and → this run's TaskStarted in the log.
+ */
+import { percentile } from '../stats.js'
+import { clients, postTask, type Client } from './accounts.js'
+import { fakeModel } from './model-rig.js'
+import { capacityServers, type CapacityServers, type Stoppers } from './servers.js'
+import { startMatsProcess } from './service-process.js'
+import { TaskWatch } from './task-watch.js'
+
+const QUEUE = Number(process.env.QUEUE ?? 50)
+const REFILL_HOLD_MS = 20
+
+interface Call {
+  arrived: number
+  answered?: number
+}
+
+export interface RefillRig {
+  readonly servers: CapacityServers
+  readonly url: string
+  readonly client: Client
+  readonly calls: Map<string, Call>
+  gate: { open: () => void; opened: Promise<void> }
+}
+
+function aGate(): RefillRig['gate'] {
+  let open = (): void => undefined
+  const opened = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { open, opened }
+}
+
+export async function refillRig(stoppers: Stoppers): Promise<RefillRig> {
+  const servers = stoppers.add(await capacityServers())
+  const calls = new Map<string, Call>()
+  const rig: { gate: RefillRig['gate'] } = { gate: aGate() }
+  const { env } = await fakeModel(stoppers, async (request) => {
+    const call: Call = { arrived: performance.now() }
+    calls.set(request.brief, call)
+    if (request.brief.endsWith('-0')) await rig.gate.opened
+    await new Promise((r) => setTimeout(r, REFILL_HOLD_MS))
+    call.answered = performance.now()
+    return { text: '# Done\n\nThe plan.' }
+  })
+  const mats = stoppers.add(
+    await startMatsProcess({
+      roles: ['api', 'worker', 'projector'],
+      env: { ...env, NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: '1' },
+    }),
+  )
+  const url = mats.url ?? ''
+  const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
+  if (!client) throw new Error('no client')
+  return Object.assign(rig, { servers, url, client, calls })
+}
+
+export async function measureRefill(rig: RefillRig, label: string): Promise<{ firstCallP50: number; startedP50: number }> {
+  rig.gate = aGate()
+  const watch = await TaskWatch.open(rig.servers.natsUrl)
+  try {
+    const briefs = Array.from({ length: QUEUE }, (_, i) => `Refill brief ${label}-${i}`)
+    const ids: string[] = []
+    for (const brief of briefs) ids.push((await postTask(rig.url, rig.client, brief)).id)
+    rig.gate.open()
+    for (const id of ids) await watch.ended(id, 60_000)
+    const order = briefs.map((brief, i) => ({ call: rig.calls.get(brief), id: ids[i] ?? '' })).sort((a, b) => (a.call?.arrived ?? 0) - (b.call?.arrived ?? 0))
+    const firstCall: number[] = []
+    const started: number[] = []
+    for (let i = 1; i < order.length; i++) {
+      const freed = order[i - 1]?.call?.answered
+      const next = order[i]
+      if (freed === undefined || !next?.call) throw new Error('a run made no model call')
+      firstCall.push(next.call.arrived - freed)
+      const startedAt = watch.times(next.id).TaskStarted
+      if (startedAt !== undefined) started.push(startedAt - freed)
+    }
+    return { firstCallP50: percentile(firstCall, 50), startedP50: percentile(started, 50) }
+  } finally {
+    await watch.close()
+  }
+}

@@ -1,0 +1,1 @@
+export async function main(): Promise<void> {}

@@ -1,0 +1,108 @@
+/**
+ * One mats process as production runs it (the roles of BENCH_ROLES, configured from its
+ * environment), in a child process of the bench: its CPU, memory and event loop are its own,
+ * not the load generator's, and `node --cpu-prof` can profile it alone. It answers the
+ * parent's questions over IPC: `stats` (CPU and memory so far), `stop` (stops and exits).
+ */
+import { fork } from 'node:child_process'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import pino from 'pino'
+import { loadConfig } from '../../src/config.js'
+import { ROLES, startService, type Role } from '../../src/service.js'
+
+export interface ProcessStats {
+  /** Microseconds of CPU (user + system) since the process started. */
+  readonly cpuMicros: number
+  readonly rssBytes: number
+  readonly heapUsedBytes: number
+  /** Event-loop delay since the last `stats` question, in ms. */
+  readonly loopDelayP99Ms: number
+  readonly loopDelayMaxMs: number
+}
+
+type Question = 'stats' | 'stop'
+type Answer = { readonly ready: string | null } | { readonly stats: ProcessStats } | { readonly failed: string }
+
+export interface MatsProcess {
+  readonly pid: number
+  /** The api role's base URL, if it runs. */
+  readonly url: string | null
+  stats(): Promise<ProcessStats>
+  stop(): Promise<void>
+}
+
+export interface MatsProcessOptions {
+  readonly roles: readonly Role[]
+  readonly env: Record<string, string>
+  /** Writes a V8 CPU profile of the whole life of the process into this directory. */
+  readonly cpuProfileDir?: string
+}
+
+/** Starts a mats process and resolves once its roles have started. */
+export function startMatsProcess(options: MatsProcessOptions): Promise<MatsProcess> {
+  const execArgv = ['--import', 'tsx', ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [])]
+  // NATS requests get 5 s (default 800 ms): the bench shares a loaded machine, and a 503 would end its run.
+  const defaults = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', NATS_TIMEOUT_MS: process.env.NATS_TIMEOUT_MS ?? '5000', PORT: '0' }
+  const env = { ...process.env, ...defaults, ...options.env, BENCH_ROLES: options.roles.join(',') }
+  const child = fork(fileURLToPath(import.meta.url), ['--mats-process'], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const pending: { resolve: (answer: Answer) => void; reject: (err: Error) => void }[] = []
+  child.on('message', (answer: Answer) => pending.shift()?.resolve(answer))
+  child.once('exit', (code) => {
+    for (const waiting of pending.splice(0)) waiting.reject(new Error(`mats process exited with ${code}`))
+  })
+  const ask = (question: Question | null): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      pending.push({ resolve, reject })
+      if (question) child.send(question)
+    })
+  return ask(null).then((answer) => {
+    if ('failed' in answer) throw new Error(`mats process did not start: ${answer.failed}`)
+    return {
+      pid: child.pid ?? 0,
+      url: 'ready' in answer ? answer.ready : null,
+      async stats() {
+        const reply = await ask('stats')
+        if (!('stats' in reply)) throw new Error('mats process did not answer with its stats')
+        return reply.stats
+      },
+      async stop() {
+        if (child.exitCode === null) child.send('stop')
+        await exited
+      },
+    }
+  })
+}
+
+async function serve(): Promise<void> {
+  const roles = new Set((process.env.BENCH_ROLES ?? '').split(',').filter((r): r is Role => (ROLES as readonly string[]).includes(r)))
+  const config = loadConfig(process.env)
+  const service = await startService(config, pino({ level: config.LOG_LEVEL }), roles)
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  process.send?.({ ready: service.url } satisfies Answer)
+  process.on('message', (question: Question) => {
+    if (question === 'stop') {
+      void service.stop().finally(() => process.exit(0))
+      return
+    }
+    const cpu = process.cpuUsage()
+    const memory = process.memoryUsage()
+    const stats = {
+      cpuMicros: cpu.user + cpu.system,
+      rssBytes: memory.rss,
+      heapUsedBytes: memory.heapUsed,
+      loopDelayP99Ms: delay.percentile(99) / 1e6,
+      loopDelayMaxMs: delay.max / 1e6,
+    }
+    delay.reset()
+    process.send?.({ stats } satisfies Answer)
+  })
+}
+
+if (process.argv.includes('--mats-process')) {
+  serve().catch((err: unknown) => {
+    process.send?.({ failed: err instanceof Error ? err.message : String(err) } satisfies Answer, () => process.exit(1))
+  })
+}
