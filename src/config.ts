@@ -101,7 +101,7 @@ export const ConfigSchema = Type.Object({
   }),
   RATE_LIMIT_WEBHOOKS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'Every /v1/webhooks request together, per account' }),
   TASK_RESERVATION_USD: Type.Number({ minimum: 0, default: 0.01, description: 'Counted against the budget for each task in flight until its actual cost is known' }),
-  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 4, description: 'Agent runs one worker process runs at once' }),
+  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10_000, default: 4, description: 'Agent runs one worker process runs at once' }),
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),
   WORKER_ACK_WAIT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'How long a silent worker is trusted; a task whose worker died fails within about this long' }),
   PROJECTOR_LEASE_MS: Type.Integer({

@@ -12,11 +12,10 @@
  * - BURST tasks POSTed 10 at a time with no reads, until every consumer has settled: the mats
  *   process's CPU per task and nats-server's messages per task (its `/varz` counters, less
  *   what the idle service exchanges in as long), the bench's own subscription closed.
- * PROFILE=<dir> writes a V8 CPU profile of the mats process (`node --cpu-prof`) and prints
- * where its time went, by package.
+ * PROFILE=<dir> writes a V8 CPU profile of the mats process over each burst and prints where
+ * its time went, by package and by function.
  */
 import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { percentile, show, spread } from '../stats.js'
 import { clients, postTask, type Client } from './accounts.js'
@@ -53,10 +52,10 @@ interface NoopRig {
   readonly client: Client
 }
 
-async function noopRig(stoppers: Stoppers, profileDir: string | undefined): Promise<NoopRig> {
+async function noopRig(stoppers: Stoppers): Promise<NoopRig> {
   const servers = stoppers.add(await capacityServers())
   const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: '4' }
-  const mats = stoppers.add(await startMatsProcess({ roles: ['api', 'worker', 'projector'], env, ...(profileDir ? { cpuProfileDir: profileDir } : {}) }))
+  const mats = stoppers.add(await startMatsProcess({ roles: ['api', 'worker', 'projector'], env }))
   const url = mats.url ?? ''
   const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
   if (!client) throw new Error('no client')
@@ -97,9 +96,10 @@ async function waited(rig: NoopRig, label: string): Promise<number[]> {
 }
 
 /** CPU of the mats process and NATS messages per task over a burst without reads, less the idle service's own. */
-async function overhead(rig: NoopRig, label: string): Promise<{ cpuMs: number; inMsgs: number; outMsgs: number }> {
+async function overhead(rig: NoopRig, label: string, profileDir: string | undefined): Promise<{ cpuMs: number; inMsgs: number; outMsgs: number }> {
   await settled(rig.servers.monitorUrl)
   const idle = await sample(rig, async () => new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS)))
+  if (profileDir) await rig.mats.profileFrom()
   const busy = await sample(rig, async () => {
     let next = 0
     await Promise.all(
@@ -109,6 +109,7 @@ async function overhead(rig: NoopRig, label: string): Promise<{ cpuMs: number; i
     )
     await settled(rig.servers.monitorUrl)
   })
+  if (profileDir) await rig.mats.profileTo(profileDir)
   const idleShare = busy.ms / idle.ms
   return {
     cpuMs: (busy.cpuMicros - idle.cpuMicros * idleShare) / 1000 / BURST,
@@ -132,7 +133,7 @@ export async function main(): Promise<void> {
   const stoppers = new Stoppers()
   const rounds: Round[] = []
   try {
-    const rig = await noopRig(stoppers, profileDir)
+    const rig = await noopRig(stoppers)
     const refilling = await refillRig(stoppers)
     // Warm-up: the first tasks compile code paths and open connections.
     await sequential(rig, 'warm-up')
@@ -140,7 +141,7 @@ export async function main(): Promise<void> {
       const seq = await sequential(rig, `r${r}`)
       const wait = await waited(rig, `r${r}`)
       const refill = await measureRefill(refilling, `r${r}`)
-      const cost = await overhead(rig, `r${r}`)
+      const cost = await overhead(rig, `r${r}`, profileDir)
       const round: Round = {
         running: percentile(seq.running, 50),
         completed: percentile(seq.completed, 50),

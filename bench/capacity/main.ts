@@ -19,6 +19,7 @@ const TARGETS: Record<string, () => Promise<Target>> = {
   // Target 5, waiting clients: wired here at merge, from its own branch.
   // 'waiting-clients': async () => (await import('./waiting-clients.js')).main,
   soak: async () => (await import('./soak.js')).main,
+  messages: async () => (await import('./message-trace.js')).main,
 }
 const DEFAULT_TARGETS = ['dispatch', 'runs', 'fairness']
 

@@ -24,7 +24,7 @@ export function placeOf(frame: ProfileNode['callFrame']): string {
     const rest = url.slice(inModules + 'node_modules/'.length).split('/')
     return rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1]}` : (rest[0] ?? url)
   }
-  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/').slice(0, 2).join('/')}`
   const mats = url.match(/\/(src|consumers|projections|bench)\/(.+)\/[^/]+$/)
   if (mats) return `mats ${mats[1]}/${mats[2]}`
   return url
@@ -33,14 +33,18 @@ export function placeOf(frame: ProfileNode['callFrame']): string {
 /** Lines of `place  share %` for every profile in `dir`, biggest first, down to 1 %. */
 export async function summarizeProfiles(dir: string): Promise<string[]> {
   const totals = new Map<string, number>()
+  const functions = new Map<string, number>()
   let all = 0
   for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile
     const places = new Map(profile.nodes.map((node) => [node.id, placeOf(node.callFrame)]))
+    const names = new Map(profile.nodes.map((node) => [node.id, `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`]))
     profile.samples.forEach((id, i) => {
       const place = places.get(id) ?? '?'
       const micros = profile.timeDeltas[i] ?? 0
       totals.set(place, (totals.get(place) ?? 0) + micros)
+      const name = names.get(id) ?? '?'
+      functions.set(name, (functions.get(name) ?? 0) + micros)
       all += micros
     })
   }
@@ -50,5 +54,8 @@ export async function summarizeProfiles(dir: string): Promise<string[]> {
     if (micros / busy < 0.01) break
     lines.push(`    ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${place}`)
   }
+  lines.push('  the 15 functions with the most self time')
+  const busiest = [...functions].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1])
+  for (const [name, micros] of busiest.slice(0, 15)) lines.push(`    ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${name}`)
   return lines
 }

@@ -16,12 +16,17 @@ export interface CapacityServers {
   stop(): Promise<void>
 }
 
-export async function capacityServers(): Promise<CapacityServers> {
+/** `trace` receives nats-server's protocol trace (`-V`): every message in and out, for counting them by subject. */
+export async function capacityServers(options: { trace?: (output: string) => void } = {}): Promise<CapacityServers> {
   const dir = await mkdtemp(join(tmpdir(), 'mats-capacity-'))
   const monitorPort = await freePort()
   const natsDir = join(dir, 'nats')
   const servers: LocalServer[] = await Promise.all([
-    startNats({ dataDir: natsDir, args: ['-js', '-sd', natsDir, '-m', String(monitorPort)] }),
+    startNats({
+      dataDir: natsDir,
+      args: ['-js', '-sd', natsDir, '-m', String(monitorPort), ...(options.trace ? ['-V'] : [])],
+      ...(options.trace ? { onOutput: options.trace } : {}),
+    }),
     startMongo({ dataDir: join(dir, 'mongo'), database: 'mats' }),
   ])
   return {

@@ -2,9 +2,13 @@
  * One mats process as production runs it (the roles of BENCH_ROLES, configured from its
  * environment), in a child process of the bench: its CPU, memory and event loop are its own,
  * not the load generator's, and `node --cpu-prof` can profile it alone. It answers the
- * parent's questions over IPC: `stats` (CPU and memory so far), `stop` (stops and exits).
+ * parent's questions over IPC: `stats` (CPU and memory so far), a CPU profile from now to
+ * later (V8's profiler through node:inspector, as `node --cpu-prof` writes it), `stop`.
  */
 import { fork } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { Session } from 'node:inspector/promises'
+import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import pino from 'pino'
@@ -21,31 +25,33 @@ export interface ProcessStats {
   readonly loopDelayMaxMs: number
 }
 
-type Question = 'stats' | 'stop'
-type Answer = { readonly ready: string | null } | { readonly stats: ProcessStats } | { readonly failed: string }
+type Question = 'stats' | 'stop' | 'profile-start' | 'profile-stop'
+type Answer = { readonly ready: string | null } | { readonly stats: ProcessStats } | { readonly failed: string } | { readonly done: true }
 
 export interface MatsProcess {
   readonly pid: number
   /** The api role's base URL, if it runs. */
   readonly url: string | null
   stats(): Promise<ProcessStats>
+  /** Starts V8's CPU profiler in the process; `profileTo` stops it and writes the profile (`.cpuprofile`) into `dir`. */
+  profileFrom(): Promise<void>
+  profileTo(dir: string): Promise<void>
   stop(): Promise<void>
 }
 
 export interface MatsProcessOptions {
   readonly roles: readonly Role[]
   readonly env: Record<string, string>
-  /** Writes a V8 CPU profile of the whole life of the process into this directory. */
-  readonly cpuProfileDir?: string
 }
 
 /** Starts a mats process and resolves once its roles have started. */
 export function startMatsProcess(options: MatsProcessOptions): Promise<MatsProcess> {
-  const execArgv = ['--import', 'tsx', ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [])]
+  const execArgv = ['--import', 'tsx']
   // NATS requests get 5 s (default 800 ms): the bench shares a loaded machine, and a 503 would end its run.
   const defaults = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', NATS_TIMEOUT_MS: process.env.NATS_TIMEOUT_MS ?? '5000', PORT: '0' }
   const env = { ...process.env, ...defaults, ...options.env, BENCH_ROLES: options.roles.join(',') }
   const child = fork(fileURLToPath(import.meta.url), ['--mats-process'], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  let profileDir = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const pending: { resolve: (answer: Answer) => void; reject: (err: Error) => void }[] = []
   child.on('message', (answer: Answer) => pending.shift()?.resolve(answer))
@@ -55,7 +61,7 @@ export function startMatsProcess(options: MatsProcessOptions): Promise<MatsProce
   const ask = (question: Question | null): Promise<Answer> =>
     new Promise((resolve, reject) => {
       pending.push({ resolve, reject })
-      if (question) child.send(question)
+      if (question) child.send(question === 'profile-stop' ? { profileTo: profileDir } : question)
     })
   return ask(null).then((answer) => {
     if ('failed' in answer) throw new Error(`mats process did not start: ${answer.failed}`)
@@ -66,6 +72,13 @@ export function startMatsProcess(options: MatsProcessOptions): Promise<MatsProce
         const reply = await ask('stats')
         if (!('stats' in reply)) throw new Error('mats process did not answer with its stats')
         return reply.stats
+      },
+      async profileFrom() {
+        await ask('profile-start')
+      },
+      async profileTo(dir: string) {
+        profileDir = dir
+        await ask('profile-stop')
       },
       async stop() {
         if (child.exitCode === null) child.send('stop')
@@ -82,9 +95,28 @@ async function serve(): Promise<void> {
   const delay = monitorEventLoopDelay({ resolution: 10 })
   delay.enable()
   process.send?.({ ready: service.url } satisfies Answer)
-  process.on('message', (question: Question) => {
+  const profiler = new Session()
+  process.on('message', (question: Question | { profileTo: string }) => {
     if (question === 'stop') {
       void service.stop().finally(() => process.exit(0))
+      return
+    }
+    if (question === 'profile-start') {
+      profiler.connect()
+      void profiler
+        .post('Profiler.enable')
+        .then(() => profiler.post('Profiler.start'))
+        .then(() => process.send?.({ done: true } satisfies Answer))
+      return
+    }
+    if (typeof question === 'object') {
+      void profiler
+        .post('Profiler.stop')
+        .then(({ profile }) => writeFile(join(question.profileTo, `mats-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile)))
+        .then(() => {
+          profiler.disconnect()
+          process.send?.({ done: true } satisfies Answer)
+        })
       return
     }
     const cpu = process.cpuUsage()

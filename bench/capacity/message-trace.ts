@@ -1,0 +1,70 @@
+/**
+ * Which NATS messages a no-op task costs, by kind: nats-server's protocol trace (`-V`) over
+ * TRACED tasks POSTed one at a time (each waited for on the service's settling, read from the
+ * monitoring port), every PUB/HPUB a client sent and MSG/HMSG the server delivered, grouped by
+ * subject with ids taken out, per task.
+ *
+ *   TARGETS=messages npm run bench:capacity      TRACED=20
+ */
+import { clients, postTask } from './accounts.js'
+import { capacityServers, Stoppers } from './servers.js'
+import { startMatsProcess } from './service-process.js'
+import { settled } from './settle.js'
+
+const TRACED = Number(process.env.TRACED ?? 20)
+const say = (line: string) => process.stdout.write(`${line}\n`)
+
+/** `$JS.API.CONSUMER.MSG.NEXT.MATS_TASKS.mats-worker` stays; ids, inboxes and account subjects become shapes. */
+export function shapeOf(subject: string): string {
+  if (subject.startsWith('_INBOX.')) return '_INBOX (a reply)'
+  if (subject.startsWith('$JS.ACK.')) return `$JS.ACK.${subject.split('.')[2]}.${subject.split('.')[3]} (an ack)`
+  if (subject.startsWith('mats.')) {
+    const parts = subject.split('.')
+    return `mats.${parts[1]}.*.*.${parts[4] ?? ''}`
+  }
+  if (subject.startsWith('$KV.')) return subject.split('.').slice(0, 2).join('.')
+  if (subject.startsWith('$JS.API.DIRECT.GET.')) return subject.split('.').slice(0, 5).join('.')
+  if (subject.startsWith('$JS.FC.')) return '$JS.FC (flow control)'
+  return subject.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>').replace(/\b[A-Za-z0-9]{22}\b/g, '<nuid>')
+}
+
+export async function main(): Promise<void> {
+  const counts = new Map<string, number>()
+  let counting = false
+  let buffered = ''
+  const trace = (output: string) => {
+    buffered += output
+    const lines = buffered.split('\n')
+    buffered = lines.pop() ?? ''
+    if (!counting) return
+    for (const line of lines) {
+      const op = line.match(/(<<-|->>) \[(H?PUB|H?MSG) (\S+)/)
+      if (!op) continue
+      const key = `${op[1] === '<<-' ? 'in ' : 'out'} ${shapeOf(op[3] ?? '')}`
+      counts.set(key, (counts.get(key) ?? 0) + 1)
+    }
+  }
+  const stoppers = new Stoppers()
+  try {
+    const servers = stoppers.add(await capacityServers({ trace }))
+    const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false' }
+    const mats = stoppers.add(await startMatsProcess({ roles: ['api', 'worker', 'projector'], env }))
+    const [client] = await clients(servers.natsUrl, servers.mongoUrl, mats.url ?? '', 1)
+    if (!client) throw new Error('no client')
+    for (let i = 0; i < 5; i++) await postTask(mats.url ?? '', client, `Warm-up brief ${i}`)
+    await settled(servers.monitorUrl)
+    counting = true
+    const started = performance.now()
+    for (let i = 0; i < TRACED; i++) {
+      await postTask(mats.url ?? '', client, `Traced brief ${i}: plan the launch posts`)
+      await settled(servers.monitorUrl)
+    }
+    counting = false
+    const seconds = (performance.now() - started) / 1000
+    const total = [...counts.values()].reduce((a, b) => a + b, 0)
+    say(`\nNATS messages per no-op task, from nats-server's trace over ${TRACED} tasks in ${seconds.toFixed(1)} s (idle traffic included): ${(total / TRACED).toFixed(1)}`)
+    for (const [key, n] of [...counts].sort((a, b) => b[1] - a[1])) say(`  ${(n / TRACED).toFixed(2).padStart(6)}  ${key}`)
+  } finally {
+    await stoppers.stopAll()
+  }
+}
