@@ -9,21 +9,13 @@ import { fork } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
 import { join } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { ROLES, startService, type Role } from '../../src/service.js'
+import { loopDelay, statsNow, type ProcessStats } from './child-stats.js'
 
-export interface ProcessStats {
-  /** Microseconds of CPU (user + system) since the process started. */
-  readonly cpuMicros: number
-  readonly rssBytes: number
-  readonly heapUsedBytes: number
-  /** Event-loop delay since the last `stats` question, in ms. */
-  readonly loopDelayP99Ms: number
-  readonly loopDelayMaxMs: number
-}
+export type { ProcessStats } from './child-stats.js'
 
 type Question = 'stats' | 'stop' | 'profile-start' | 'profile-stop'
 type Answer = { readonly ready: string | null } | { readonly stats: ProcessStats } | { readonly failed: string } | { readonly done: true }
@@ -92,8 +84,7 @@ async function serve(): Promise<void> {
   const roles = new Set((process.env.BENCH_ROLES ?? '').split(',').filter((r): r is Role => (ROLES as readonly string[]).includes(r)))
   const config = loadConfig(process.env)
   const service = await startService(config, pino({ level: config.LOG_LEVEL }), roles)
-  const delay = monitorEventLoopDelay({ resolution: 10 })
-  delay.enable()
+  const delay = loopDelay()
   process.send?.({ ready: service.url } satisfies Answer)
   const profiler = new Session()
   process.on('message', (question: Question | { profileTo: string }) => {
@@ -119,16 +110,7 @@ async function serve(): Promise<void> {
         })
       return
     }
-    const cpu = process.cpuUsage()
-    const memory = process.memoryUsage()
-    const stats = {
-      cpuMicros: cpu.user + cpu.system,
-      rssBytes: memory.rss,
-      heapUsedBytes: memory.heapUsed,
-      loopDelayP99Ms: delay.percentile(99) / 1e6,
-      loopDelayMaxMs: delay.max / 1e6,
-    }
-    delay.reset()
+    const stats = statsNow(delay)
     process.send?.({ stats } satisfies Answer)
   })
 }

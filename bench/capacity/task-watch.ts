@@ -12,6 +12,13 @@ type Seen = 'TaskStarted' | 'TaskCompleted' | 'TaskFailed'
 export class TaskWatch {
   private readonly seen = new Map<string, Partial<Record<Seen, number>>>()
   private readonly waiters = new Map<string, () => void>()
+  /** TaskStarted events per task: more than one is a task run twice. */
+  readonly starts = new Map<string, number>()
+  /** The worker each task started on, from its TaskStarted. */
+  readonly workers = new Map<string, string>()
+  /** Each failed task's reason, from its TaskFailed. */
+  readonly failures = new Map<string, string>()
+  private ended_ = 0
 
   private constructor(private readonly nc: NatsConnection) {
     for (const type of ['TaskStarted', 'TaskCompleted', 'TaskFailed'] as const) {
@@ -22,7 +29,14 @@ export class TaskWatch {
           const times = this.seen.get(taskId) ?? {}
           times[type] ??= at
           this.seen.set(taskId, times)
-          if (type !== 'TaskStarted') this.waiters.get(taskId)?.()
+          if (type === 'TaskStarted') {
+            this.starts.set(taskId, (this.starts.get(taskId) ?? 0) + 1)
+            this.workers.set(taskId, dataOf(msg.data).workerId ?? '?')
+          } else {
+            this.ended_++
+            if (type === 'TaskFailed') this.failures.set(taskId, dataOf(msg.data).reason ?? '?')
+            this.waiters.get(taskId)?.()
+          }
         },
       })
     }
@@ -33,6 +47,11 @@ export class TaskWatch {
     const watch = new TaskWatch(nc)
     await nc.flush()
     return watch
+  }
+
+  /** Tasks whose end was seen (each end event counted). */
+  get endedCount(): number {
+    return this.ended_
   }
 
   times(taskId: string): Partial<Record<Seen, number>> {
@@ -58,5 +77,16 @@ export class TaskWatch {
 
   close(): Promise<void> {
     return this.nc.close()
+  }
+}
+
+/** The fields of an event's data the bench reads (workerId of TaskStarted, reason of TaskFailed). */
+function dataOf(payload: Uint8Array): { workerId?: string; reason?: string } {
+  const envelope: unknown = JSON.parse(new TextDecoder().decode(payload))
+  const data = typeof envelope === 'object' && envelope !== null && 'data' in envelope ? envelope.data : null
+  if (typeof data !== 'object' || data === null) return {}
+  return {
+    ...('workerId' in data && typeof data.workerId === 'string' ? { workerId: data.workerId } : {}),
+    ...('reason' in data && typeof data.reason === 'string' ? { reason: data.reason } : {}),
   }
 }

@@ -1,0 +1,33 @@
+/** What a child process of the bench (a mats process, a BullMQ worker) says about itself when asked. */
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
+
+export interface ProcessStats {
+  /** Microseconds of CPU (user + system) since the process started. */
+  readonly cpuMicros: number
+  readonly rssBytes: number
+  readonly heapUsedBytes: number
+  /** Event-loop delay since the last question, in ms. */
+  readonly loopDelayP99Ms: number
+  readonly loopDelayMaxMs: number
+}
+
+export function loopDelay(): IntervalHistogram {
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  return delay
+}
+
+/** The process's figures now; the event-loop delay since the last call. */
+export function statsNow(delay: IntervalHistogram): ProcessStats {
+  const cpu = process.cpuUsage()
+  const memory = process.memoryUsage()
+  const stats = {
+    cpuMicros: cpu.user + cpu.system,
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+    loopDelayP99Ms: delay.percentile(99) / 1e6,
+    loopDelayMaxMs: delay.max / 1e6,
+  }
+  delay.reset()
+  return stats
+}
