@@ -2,7 +2,8 @@
  * Which NATS messages a no-op task costs, by kind: nats-server's protocol trace (`-V`) over
  * TRACED tasks POSTed one at a time (each waited for on the service's settling, read from the
  * monitoring port), every PUB/HPUB a client sent and MSG/HMSG the server delivered, grouped by
- * subject with ids taken out, per task.
+ * subject with ids taken out, per task, less what the idle service sent in as long (measured
+ * for 5 s before).
  *
  *   TARGETS=messages npm run bench:capacity      TRACED=20
  */
@@ -12,6 +13,7 @@ import { startMatsProcess } from './service-process.js'
 import { settled } from './settle.js'
 
 const TRACED = Number(process.env.TRACED ?? 20)
+const IDLE_MS = 5000
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
 /** `$JS.API.CONSUMER.MSG.NEXT.MATS_TASKS.mats-worker` stays; ids, inboxes and account subjects become shapes. */
@@ -29,14 +31,15 @@ export function shapeOf(subject: string): string {
 }
 
 export async function main(): Promise<void> {
-  const counts = new Map<string, number>()
-  let counting = false
+  const idle = new Map<string, number>()
+  const busy = new Map<string, number>()
+  let counts: Map<string, number> | null = null
   let buffered = ''
   const trace = (output: string) => {
     buffered += output
     const lines = buffered.split('\n')
     buffered = lines.pop() ?? ''
-    if (!counting) return
+    if (!counts) return
     for (const line of lines) {
       const op = line.match(/(<<-|->>) \[(H?PUB|H?MSG) (\S+)/)
       if (!op) continue
@@ -53,17 +56,22 @@ export async function main(): Promise<void> {
     if (!client) throw new Error('no client')
     for (let i = 0; i < 5; i++) await postTask(mats.url ?? '', client, `Warm-up brief ${i}`)
     await settled(servers.monitorUrl)
-    counting = true
+    counts = idle
+    await new Promise((r) => setTimeout(r, IDLE_MS))
+    counts = busy
     const started = performance.now()
     for (let i = 0; i < TRACED; i++) {
       await postTask(mats.url ?? '', client, `Traced brief ${i}: plan the launch posts`)
       await settled(servers.monitorUrl)
     }
-    counting = false
+    counts = null
     const seconds = (performance.now() - started) / 1000
-    const total = [...counts.values()].reduce((a, b) => a + b, 0)
-    say(`\nNATS messages per no-op task, from nats-server's trace over ${TRACED} tasks in ${seconds.toFixed(1)} s (idle traffic included): ${(total / TRACED).toFixed(1)}`)
-    for (const [key, n] of [...counts].sort((a, b) => b[1] - a[1])) say(`  ${(n / TRACED).toFixed(2).padStart(6)}  ${key}`)
+    // What the idle service exchanges in as long (projector leases, heartbeats, pulls) is not the tasks'.
+    const perTask = [...busy].map(([key, n]) => [key, (n - ((idle.get(key) ?? 0) * seconds * 1000) / IDLE_MS) / TRACED] as const)
+    const total = perTask.reduce((sum, [, n]) => sum + n, 0)
+    const idleRate = [...idle.values()].reduce((a, b) => a + b, 0) / (IDLE_MS / 1000)
+    say(`\nNATS messages per no-op task, from nats-server's trace over ${TRACED} tasks in ${seconds.toFixed(1)} s, less the idle service's ${idleRate.toFixed(0)}/s: ${total.toFixed(1)}`)
+    for (const [key, n] of perTask.sort((a, b) => b[1] - a[1])) if (Math.abs(n) >= 0.05) say(`  ${n.toFixed(2).padStart(6)}  ${key}`)
   } finally {
     await stoppers.stopAll()
   }

@@ -1,1 +1,96 @@
-export async function main(): Promise<void> {}
+/**
+ * Target 6, memory over time.
+ *
+ *   TARGETS=soak npm run bench:capacity      SOAK_MINUTES=30 SOAK_RATE=50 TASK_MS=200
+ *
+ * An `api`, a `worker` and a `projector` process, each its own, take SOAK_RATE tasks a second
+ * (offline agents of TASK_MS) for SOAK_MINUTES. Every 10 s each process's resident memory and
+ * event-loop delay (p99 over the 10 s) are sampled; the last third of the run is compared with
+ * the first (the issue's "last 10 minutes within 10 % of the first 10" for 30 minutes). At the
+ * end, every task POSTed must have ended (0 lost) and none may still be waiting or running
+ * SETTLE_S after the last POST (0 stuck).
+ */
+import { clients, postTask } from './accounts.js'
+import type { ProcessStats } from './child-stats.js'
+import { capacityServers, Stoppers } from './servers.js'
+import { startMatsProcess, type MatsProcess } from './service-process.js'
+import { TaskWatch } from './task-watch.js'
+
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 30)
+const RATE = Number(process.env.SOAK_RATE ?? 50)
+const TASK_MS = Number(process.env.TASK_MS ?? 200)
+const SETTLE_S = 60
+const SAMPLE_MS = 10_000
+const MAX_IN_FLIGHT = 200
+const say = (line: string) => process.stdout.write(`${line}\n`)
+
+interface Sample {
+  readonly at: number
+  readonly stats: Record<string, ProcessStats>
+}
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
+
+function compare(samples: readonly Sample[], role: string, pick: (s: ProcessStats) => number): { first: number; last: number; change: number } {
+  const third = Math.max(1, Math.floor(samples.length / 3))
+  const values = samples.map((s) => (s.stats[role] ? pick(s.stats[role]) : Number.NaN))
+  const first = mean(values.slice(0, third))
+  const last = mean(values.slice(-third))
+  return { first, last, change: (last - first) / first }
+}
+
+export async function main(): Promise<void> {
+  say(`\ntarget 6: soak; ${RATE} tasks/s for ${MINUTES} min through an api, a worker and a projector process, runs of ${TASK_MS} ms`)
+  const stoppers = new Stoppers()
+  try {
+    const servers = stoppers.add(await capacityServers())
+    const common = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, RATE_LIMITS_ENABLED: 'false', OFFLINE_AGENT_LATENCY_MS: String(TASK_MS) }
+    const processes: Record<string, MatsProcess> = {
+      api: stoppers.add(await startMatsProcess({ roles: ['api'], env: common })),
+      worker: stoppers.add(await startMatsProcess({ roles: ['worker'], env: { ...common, WORKER_CONCURRENCY: '64' } })),
+      projector: stoppers.add(await startMatsProcess({ roles: ['projector'], env: common })),
+    }
+    const url = processes.api?.url ?? ''
+    const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
+    if (!client) throw new Error('no client')
+    const watch = await TaskWatch.open(servers.natsUrl)
+    stoppers.add({ stop: () => watch.close() })
+    const samples: Sample[] = []
+    const sampler = setInterval(() => {
+      const at = Date.now()
+      void Promise.all(Object.entries(processes).map(async ([role, p]) => [role, await p.stats()] as const)).then((stats) => samples.push({ at, stats: Object.fromEntries(stats) }))
+    }, SAMPLE_MS)
+    const ids: string[] = []
+    let inFlight = 0
+    let skipped = 0
+    const until = Date.now() + MINUTES * 60_000
+    const started = Date.now()
+    for (let n = 0; Date.now() < until; n++) {
+      const due = started + (n * 1000) / RATE
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()))
+      if (inFlight >= MAX_IN_FLIGHT) {
+        skipped++
+        continue
+      }
+      inFlight++
+      void postTask(url, client, `Soak brief ${n}: plan the launch posts`)
+        .then((task) => ids.push(task.id))
+        .finally(() => inFlight--)
+    }
+    while (inFlight > 0) await new Promise((r) => setTimeout(r, 100))
+    clearInterval(sampler)
+    const settleBy = Date.now() + SETTLE_S * 1000
+    while (Date.now() < settleBy && ids.some((id) => !watch.times(id).TaskCompleted && !watch.times(id).TaskFailed)) await new Promise((r) => setTimeout(r, 500))
+    const stuck = ids.filter((id) => !watch.times(id).TaskCompleted && !watch.times(id).TaskFailed).length
+    const failed = ids.filter((id) => watch.times(id).TaskFailed !== undefined).length
+    say(`  ${ids.length.toLocaleString('en-US')} tasks POSTed (${(ids.length / (MINUTES * 60)).toFixed(1)}/s; ${skipped} skipped with ${MAX_IN_FLIGHT} POSTs unanswered), ${failed} failed, ${stuck} not ended ${SETTLE_S} s after the last POST`)
+    for (const role of Object.keys(processes)) {
+      const rss = compare(samples, role, (s) => s.rssBytes / 2 ** 20)
+      const loop = compare(samples, role, (s) => s.loopDelayP99Ms)
+      const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
+      say(`  ${role.padEnd(9)} RSS first third ${rss.first.toFixed(1)} MiB, last third ${rss.last.toFixed(1)} MiB (${pct(rss.change)}; goal within ±10 %); loop delay p99 ${loop.first.toFixed(1)} → ${loop.last.toFixed(1)} ms (${pct(loop.change)})`)
+    }
+  } finally {
+    await stoppers.stopAll()
+  }
+}

@@ -19,7 +19,8 @@ export function publishProgress(nc: NatsConnection, projection: Projection, gene
 
 /**
  * Lets a reader wait until a projection has applied a given stream sequence for an
- * account's partition: every projector announces each batch it applied, and a reader that
+ * account's partition: every projector announces each batch it applied of a projection
+ * marked `awaited` (only those can be waited for), and a reader that
  * must see its own writes (a list after a 201) waits for that instead of polling MongoDB.
  */
 export class ProjectionProgress {
@@ -52,6 +53,7 @@ export class ProjectionProgress {
 
   /** True once `seq` is applied to the active generation for `accountId`; false if `timeoutMs` passes first. */
   async waitFor(projection: Projection, accountId: string, seq: number, timeoutMs: number): Promise<boolean> {
+    if (!projection.awaited) throw new Error(`projection ${projection.name} is not announced: mark it awaited to wait for it`)
     const generation = this.readModels.generationOf(projection)
     const partition = partitionOf(accountId)
     const key = partitionKey(projection.name, generation, partition)

@@ -23,6 +23,12 @@ export interface Projection<Doc extends { _id: string } = { _id: string }, Event
    * their documents without reading first, and falls back to a read should one exist.
    */
   readonly startedBy: readonly Event['type'][]
+  /**
+   * True when a reader waits for this projection to reach a sequence (ProjectionProgress:
+   * a list after a 201): its projectors announce each batch they applied. The others do not,
+   * as no one listens (two core messages per batch each, ADR 0041).
+   */
+  readonly awaited?: boolean
   docId(event: Event): string
   evolve(doc: Doc | null, event: Event): Doc
 }

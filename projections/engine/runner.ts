@@ -240,7 +240,7 @@ export class ProjectionRunner {
     member.wrote(partitions, msg.seq)
     this.writeIdleCheckpointsLater(member, msg.seq)
     await member.halts.clearPassed(generation, this.partitions, msg.seq)
-    if (nc) publishProgress(nc, projection, generation, msg.seq, this.partitions)
+    if (nc && projection.awaited) publishProgress(nc, projection, generation, msg.seq, this.partitions)
     this.options.onApplied?.(projection, events)
     this.options.onProgress?.(projection.name, msg.seq, Math.max(last, msg.seq + msg.info.pending))
   }

@@ -31,6 +31,7 @@ type ActionsEvent = Recorded<TaskActionProposed> | Recorded<ActionEvent>
  */
 export const actionsProjection = defineProjection<ActionDoc, ActionsEvent>({
   name: 'actions',
+  awaited: true,
   stream: 'MATS_TASKS',
   canHandle: ['TaskActionProposed', 'ActionApproved', 'ActionRejected', 'ActionExecuted', 'ActionExecutionFailed'],
   indexes: [

@@ -13,6 +13,7 @@ type Transition = Recorded<TaskCreated | TaskStarted | TaskCompleted | TaskFaile
 
 export const taskCountsProjection = defineProjection<TaskCountsDoc, Transition>({
   name: 'task_counts',
+  awaited: true,
   stream: 'MATS_TASKS',
   canHandle: ['TaskCreated', 'TaskStarted', 'TaskCompleted', 'TaskFailed'],
   indexes: [],

@@ -41,6 +41,7 @@ export interface TaskActionSummary {
 
 export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent | TaskRerunsEvent>>({
   name: 'tasks',
+  awaited: true,
   stream: 'MATS_TASKS',
   canHandle: ['TaskCreated', 'TaskStarted', 'TaskActionProposed', 'TaskCompleted', 'TaskFailed', 'TaskRerunCreated'],
   // Newest first within an account, optionally narrowed by one filter (a created-from/to range rides on any of them); `_id` breaks ties.
