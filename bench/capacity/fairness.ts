@@ -66,7 +66,9 @@ export async function main(): Promise<void> {
     const waits = sent.map(({ id, at }) => (watch.times(id).TaskStarted ?? Number.POSITIVE_INFINITY) - at)
     const notStarted = waits.filter((w) => !Number.isFinite(w)).length
     const ms = (v: number) => (Number.isFinite(v) ? `${(v / 1000).toFixed(2)} s` : `not within ${WAIT_MS / 1000} s`)
-    say(`  the ${others.length} single tasks, POST → TaskStarted: p50 ${ms(percentile(waits, 50))}, p99 ${ms(percentile(waits, 99))} (goal ≤ 2 s), max ${ms(Math.max(...waits))}; ${notStarted} not started`)
+    say(
+      `  the ${others.length} single tasks, POST → TaskStarted: p50 ${ms(percentile(waits, 50))}, p99 ${ms(percentile(waits, 99))} (goal ≤ 2 s), max ${ms(Math.max(...waits))}; ${notStarted} not started`,
+    )
   } finally {
     await stoppers.stopAll()
   }

@@ -35,6 +35,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`)
 interface MatsSide {
   readonly held: Held[]
   readonly failed: Map<string, number>
+  readonly errors: string[]
   readonly twice: number
   readonly redelivered: number
   readonly shares: number[]
@@ -91,7 +92,8 @@ async function matsSide(workers: number, runs: number, concurrency: number, labe
     const calledTwice = [...agent.firstCalls.values()].filter((n) => n > 1).length
     const perWorker = new Map<string, number>()
     for (const workerId of watch.workers.values()) perWorker.set(workerId, (perWorker.get(workerId) ?? 0) + 1)
-    return { held, failed, twice: Math.max(startedTwice, calledTwice), redelivered: await redeliveries(servers.monitorUrl), shares: [...perWorker.values()] }
+    const errors = [...new Set(watch.errors.values())].slice(0, 3)
+    return { held, failed, errors, twice: Math.max(startedTwice, calledTwice), redelivered: await redeliveries(servers.monitorUrl), shares: [...perWorker.values()] }
   } finally {
     await stoppers.stopAll()
   }
@@ -165,7 +167,7 @@ export async function main(): Promise<void> {
     rss.push(one.kibPerRun / peer.kibPerRun)
     cpu.push(one.cpuMsPerRun / peer.cpuMsPerRun)
     say(`  round ${r}: ${heldLine('mats worker', one)}`)
-    say(`           failed ${JSON.stringify(Object.fromEntries(mats.failed))}, run twice ${mats.twice}, TaskCreated redelivered ${mats.redelivered}`)
+    say(`           failed ${JSON.stringify(Object.fromEntries(mats.failed))} ${mats.errors.join(' | ')}, run twice ${mats.twice}, TaskCreated redelivered ${mats.redelivered}`)
     say(`           ${heldLine('BullMQ worker', peer)}`)
     say(`           ratios mats / BullMQ: memory per run held ${f(rss.at(-1) ?? 0, 2)}, CPU per run ${f(cpu.at(-1) ?? 0, 2)} (goal ≤ 2 each)`)
     const shared = await matsSide(3, SHARED_RUNS, RUNS, `s${r}`)

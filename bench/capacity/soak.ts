@@ -83,12 +83,16 @@ export async function main(): Promise<void> {
     while (Date.now() < settleBy && ids.some((id) => !watch.times(id).TaskCompleted && !watch.times(id).TaskFailed)) await new Promise((r) => setTimeout(r, 500))
     const stuck = ids.filter((id) => !watch.times(id).TaskCompleted && !watch.times(id).TaskFailed).length
     const failed = ids.filter((id) => watch.times(id).TaskFailed !== undefined).length
-    say(`  ${ids.length.toLocaleString('en-US')} tasks POSTed (${(ids.length / (MINUTES * 60)).toFixed(1)}/s; ${skipped} skipped with ${MAX_IN_FLIGHT} POSTs unanswered), ${failed} failed, ${stuck} not ended ${SETTLE_S} s after the last POST`)
+    say(
+      `  ${ids.length.toLocaleString('en-US')} tasks POSTed (${(ids.length / (MINUTES * 60)).toFixed(1)}/s; ${skipped} skipped with ${MAX_IN_FLIGHT} POSTs unanswered), ${failed} failed, ${stuck} not ended ${SETTLE_S} s after the last POST`,
+    )
     for (const role of Object.keys(processes)) {
       const rss = compare(samples, role, (s) => s.rssBytes / 2 ** 20)
       const loop = compare(samples, role, (s) => s.loopDelayP99Ms)
       const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
-      say(`  ${role.padEnd(9)} RSS first third ${rss.first.toFixed(1)} MiB, last third ${rss.last.toFixed(1)} MiB (${pct(rss.change)}; goal within ±10 %); loop delay p99 ${loop.first.toFixed(1)} → ${loop.last.toFixed(1)} ms (${pct(loop.change)})`)
+      say(
+        `  ${role.padEnd(9)} RSS first third ${rss.first.toFixed(1)} MiB, last third ${rss.last.toFixed(1)} MiB (${pct(rss.change)}; goal within ±10 %); loop delay p99 ${loop.first.toFixed(1)} → ${loop.last.toFixed(1)} ms (${pct(loop.change)})`,
+      )
     }
   } finally {
     await stoppers.stopAll()

@@ -18,6 +18,8 @@ export class TaskWatch {
   readonly workers = new Map<string, string>()
   /** Each failed task's reason, from its TaskFailed. */
   readonly failures = new Map<string, string>()
+  /** Each failed task's error, from its TaskFailed. */
+  readonly errors = new Map<string, string>()
   private ended_ = 0
 
   private constructor(private readonly nc: NatsConnection) {
@@ -34,7 +36,11 @@ export class TaskWatch {
             this.workers.set(taskId, dataOf(msg.data).workerId ?? '?')
           } else {
             this.ended_++
-            if (type === 'TaskFailed') this.failures.set(taskId, dataOf(msg.data).reason ?? '?')
+            if (type === 'TaskFailed') {
+              const { reason, error } = dataOf(msg.data)
+              this.failures.set(taskId, reason ?? '?')
+              this.errors.set(taskId, error ?? '?')
+            }
             this.waiters.get(taskId)?.()
           }
         },
@@ -81,12 +87,13 @@ export class TaskWatch {
 }
 
 /** The fields of an event's data the bench reads (workerId of TaskStarted, reason of TaskFailed). */
-function dataOf(payload: Uint8Array): { workerId?: string; reason?: string } {
+function dataOf(payload: Uint8Array): { workerId?: string; reason?: string; error?: string } {
   const envelope: unknown = JSON.parse(new TextDecoder().decode(payload))
   const data = typeof envelope === 'object' && envelope !== null && 'data' in envelope ? envelope.data : null
   if (typeof data !== 'object' || data === null) return {}
   return {
     ...('workerId' in data && typeof data.workerId === 'string' ? { workerId: data.workerId } : {}),
     ...('reason' in data && typeof data.reason === 'string' ? { reason: data.reason } : {}),
+    ...('error' in data && typeof data.error === 'string' ? { error: data.error } : {}),
   }
 }
