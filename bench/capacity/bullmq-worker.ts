@@ -1,7 +1,7 @@
 /**
  * The peer of a mats worker for target 1: a BullMQ worker at the same concurrency whose
- * processor makes the same model calls (the OpenAI SDK mats uses, against the same fake
- * server, with the same tool in a loop until the model answers text), in a child process of
+ * processor makes the same model calls (the OpenAI SDK mats uses, with the same 2 retries,
+ * against the same fake server, with the same tool in a loop until the model answers text), in a child process of
  * its own so that its CPU and memory can be read as a mats worker's are.
  */
 import { fork } from 'node:child_process'
@@ -68,7 +68,7 @@ async function run(client: OpenAI, brief: string): Promise<string> {
 }
 
 async function serve(): Promise<void> {
-  const client = new OpenAI({ baseURL: process.env.PEER_MODEL_URL, apiKey: 'sk-peer', maxRetries: 0 })
+  const client = new OpenAI({ baseURL: process.env.PEER_MODEL_URL, apiKey: 'sk-peer', maxRetries: 2 })
   const connection = new Redis(process.env.PEER_REDIS_URL ?? '', { maxRetriesPerRequest: null })
   const worker = new Worker(process.env.PEER_QUEUE ?? '', async (job) => ({ result: await run(client, String(job.data.brief)) }), {
     connection,

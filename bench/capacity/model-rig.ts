@@ -14,5 +14,5 @@ export async function fakeModel(stoppers: Stoppers, script: ModelScript): Promis
     },
   })
   const fake = await startFakeModelServer({ teardown: (fn) => closers.push(fn) }, 'openai', script)
-  return { fake, env: { LLM_PROVIDER: 'openai', LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL, LLM_PRICES: PRICES, LLM_MAX_RETRIES: '0' } }
+  return { fake, env: { LLM_PROVIDER: 'openai', LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: PROVIDER_KEY, LLM_MODEL: MODEL, LLM_PRICES: PRICES, LLM_MAX_RETRIES: '2' } }
 }

@@ -107,7 +107,7 @@ async function redeliveries(monitorUrl: string): Promise<number> {
   return consumers.find((c) => c.name === 'mats-worker')?.num_redelivered ?? 0
 }
 
-async function bullmqSide(runs: number, label: string): Promise<Held> {
+async function bullmqSide(runs: number, label: string): Promise<Held & { failed: number }> {
   const stoppers = new Stoppers()
   try {
     const redis = stoppers.add(await startRedis())
@@ -126,22 +126,27 @@ async function bullmqSide(runs: number, label: string): Promise<Held> {
     stoppers.add({ stop: async () => void (await Promise.all([events.close(), queue.close()])) })
     await events.waitUntilReady()
     let ended = 0
+    let failed = 0
     const allEnded = new Promise<void>((resolve) => {
       const count = () => {
         if (++ended === runs) resolve()
       }
       events.on('completed', count)
-      events.on('failed', count)
+      events.on('failed', () => {
+        failed++
+        count()
+      })
     })
     const jobs = Array.from({ length: runs }, (_, i) => ({ name: 'run', data: { brief: `Run brief ${label}-${i}: plan the launch posts` }, opts: { removeOnComplete: true } }))
     for (let i = 0; i < jobs.length; i += 100) await queue.addBulk(jobs.slice(i, i + 100))
     const finished = within(`${runs} BullMQ jobs`, allowedMs(runs), allEnded)
-    return await watchHeld(
+    const held = await watchHeld(
       () => worker.stats(),
       () => agent.active,
       runs,
       finished,
     )
+    return { ...held, failed }
   } finally {
     await stoppers.stopAll()
   }
@@ -168,7 +173,7 @@ export async function main(): Promise<void> {
     cpu.push(one.cpuMsPerRun / peer.cpuMsPerRun)
     say(`  round ${r}: ${heldLine('mats worker', one)}`)
     say(`           failed ${JSON.stringify(Object.fromEntries(mats.failed))} ${mats.errors.join(' | ')}, run twice ${mats.twice}, TaskCreated redelivered ${mats.redelivered}`)
-    say(`           ${heldLine('BullMQ worker', peer)}`)
+    say(`           ${heldLine('BullMQ worker', peer)}; ${peer.failed} jobs failed`)
     say(`           ratios mats / BullMQ: memory per run held ${f(rss.at(-1) ?? 0, 2)}, CPU per run ${f(cpu.at(-1) ?? 0, 2)} (goal ≤ 2 each)`)
     const shared = await matsSide(3, SHARED_RUNS, RUNS, `s${r}`)
     const third = SHARED_RUNS / 3
