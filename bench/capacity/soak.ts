@@ -67,7 +67,8 @@ export async function main(): Promise<void> {
     const started = Date.now()
     for (let n = 0; Date.now() < until; n++) {
       const due = started + (n * 1000) / RATE
-      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()))
+      const wait = due - Date.now()
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
       if (inFlight >= MAX_IN_FLIGHT) {
         skipped++
         continue
