@@ -4,6 +4,7 @@ import type { CommandContext } from './commands/context.js'
 import { Budgets } from './commands/create-task/budget.js'
 import type { Config } from './config.js'
 import { connectInfra, type Infra } from './infra/context.js'
+import { LIVE_INBOX_LIMIT, LiveEventHub } from './queries/live-event-hub.js'
 import { EndedTasks } from './queries/read-task.js'
 import { KnownSessions } from './queries/require-session.js'
 
@@ -22,6 +23,8 @@ export interface AppContext extends CommandContext {
   readonly endedTasks: EndedTasks
   /** How many webhooks an account has registered and not deleted (the limit on registering more). */
   readonly countActiveWebhooks: (accountId: string) => Promise<number>
+  /** The process's one shared consumer of live task events, fanned out to feeds and waits (ADR 0040); it runs only while someone follows. */
+  readonly liveEvents: LiveEventHub
 }
 
 /** Connects (src/infra/context.ts), then builds the read side and the caches on the connections. */
@@ -46,6 +49,7 @@ async function composeApp(infra: Infra): Promise<AppContext> {
     eventsAfter: (id, afterSeq) => events.readAccountAfter('task', accountOf(id), afterSeq),
   })
   const budgets = new Budgets({ view: spend, spendId, events, log })
+  const liveEvents = new LiveEventHub(infra, { inboxLimit: LIVE_INBOX_LIMIT, idleMs: infra.config.LIVE_EVENTS_IDLE_MS })
   return {
     ...infra,
     readModels,
@@ -56,7 +60,9 @@ async function composeApp(infra: Infra): Promise<AppContext> {
     // The inline projections registered with the write side: each append brings its aggregate's own documents up to date.
     projectInline: (stream, aggregateId, history) => projectInline(readModels, log, stream, aggregateId, history),
     countActiveWebhooks: async (accountId) => (await activeWebhooks(readModels, accountId)).length,
+    liveEvents,
     async close() {
+      await liveEvents.close()
       budgets.stop()
       progress.stop()
       readModels.close()

@@ -116,6 +116,13 @@ export const ConfigSchema = Type.Object({
     default: 100,
     description: 'Event streams (GET /v1/tasks/{taskId}/events) one account may hold open at once on one API process; past it, 429',
   }),
+  LIVE_EVENTS_IDLE_MS: Type.Integer({
+    minimum: 0,
+    maximum: 600_000,
+    default: 5000,
+    description:
+      'How long an API process keeps its one shared consumer of live task events after the last event stream or waitSeconds wait using it ended, so that the next one reuses it; then it is deleted from the server',
+  }),
   TASK_EVENTS_HEARTBEAT_MS: Type.Integer({
     minimum: 100,
     maximum: 300_000,

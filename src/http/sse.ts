@@ -50,7 +50,15 @@ export async function sendEvents(request: FastifyRequest, reply: FastifyReply, s
   }
 }
 
+/** Frames already written, by event: a live event is one object handed to every stream that follows it, so it is serialized once, not once per stream. */
+const frames = new WeakMap<RecordedEvent, string>()
+
 /** One SSE event; JSON.stringify escapes line breaks, so `data` is one line. */
 function frame(event: RecordedEvent): string {
-  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(publicEnvelope(event))}\n\n`
+  let framed = frames.get(event)
+  if (framed === undefined) {
+    framed = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(publicEnvelope(event))}\n\n`
+    frames.set(event, framed)
+  }
+  return framed
 }

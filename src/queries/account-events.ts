@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { LogReader } from '../infra/nats/log-reader.js'
 import { accountSubjects, streamOf } from '../infra/nats/subjects.js'
-import type { AccountEventHub } from './account-event-hub.js'
+import type { LiveEventHub } from './live-event-hub.js'
 
 /** Events read from the log a page at a time while catching up from a Last-Event-ID. */
 const HISTORY_PAGE = 256
@@ -16,16 +16,15 @@ export interface AccountEventFeed {
 
 /**
  * Every task event of one account (GET /v1/events), after `lastEventId` or, without one,
- * from now on. Live events come from the process's shared consumer (AccountEventHub); what
+ * from now on. Live events come from the process's shared consumer (LiveEventHub); what
  * the client missed comes from the log by direct gets, a page at a time. The seam: the feed
  * joins the hub first, then asks the stream leader for the account's last sequence L; every
  * account event up to L is in the log, every later one reaches the inbox, and an event that
  * comes both ways is written once, since only sequences above the last one written pass.
  */
-export async function openAccountEvents(infra: Infra, hub: AccountEventHub, accountId: string, lastEventId: number | undefined): Promise<AccountEventFeed> {
+export async function openAccountEvents(infra: Infra, hub: LiveEventHub, accountId: string, lastEventId: number | undefined): Promise<AccountEventFeed> {
   infra.link.assertUp()
-  const inbox = await hub.subscribe(accountId)
-  const close = (): void => hub.release(accountId, inbox)
+  const { inbox, release } = await hub.subscribe(accountId)
   try {
     const reader = new LogReader(infra.jsm)
     const stream = streamOf('task')
@@ -33,7 +32,7 @@ export async function openAccountEvents(infra: Infra, hub: AccountEventHub, acco
     const accountLast = await reader.lastFromLeader(stream, filter)
     const after = lastEventId ?? accountLast
     return {
-      close,
+      close: release,
       async *events(signal) {
         let written = after
         for await (const event of history(reader, stream, filter, after, accountLast)) {
@@ -49,7 +48,7 @@ export async function openAccountEvents(infra: Infra, hub: AccountEventHub, acco
       },
     }
   } catch (err) {
-    close()
+    release()
     throw err
   }
 }

@@ -1,12 +1,5 @@
-import { randomUUID } from 'node:crypto'
-import type { ConsumerMessages } from '@nats-io/jetstream'
 import type { EventEnvelope, RecordedEvent } from '../domain/message.js'
-import type { Infra } from '../infra/context.js'
-import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
-import { LogReader } from '../infra/nats/log-reader.js'
-import { closeOrdered } from '../infra/nats/ordered-consumers.js'
-import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
-import { endsTask } from '../domain/tasks/task.js'
+import { followTask, type LiveContext } from './task-follow.js'
 
 export interface TaskEventFeed {
   /**
@@ -14,60 +7,31 @@ export interface TaskEventFeed {
    * ends after its terminal event, or when `signal` aborts.
    */
   events(signal: AbortSignal): AsyncGenerator<RecordedEvent>
+  /** Gives the feed's place in the process's live events back; call once the stream ends. */
+  close(): void
 }
 
 /**
  * A task's events for its owner, or null when the account has no such task: known
  * before anything is sent, so that an unknown or foreign task is a plain 404.
  *
- * The history is read by direct gets (LogReader: no server-side state). Only a task
- * that has not ended yet is followed live, from the sequence after its history, by an
- * ordered JetStream consumer: it delivers only stored events, in stream order, with
- * their sequences, and recovers from gaps by itself. A core subscription would be
- * lighter, but it also delivers publishes the stream rejected (docs/events.md, "only
- * stored events") and may deliver an event before it is stored, so each message would
- * have to be re-read from the log, with retries, to tell which it is. The consumer's
- * cost is one server-side consumer per live stream, deleted when the stream ends.
+ * The history is read by direct gets (no server-side state); the live events come from the
+ * process's shared consumer, fanned out by task (followTask, ADR 0040): an open stream holds
+ * no consumer on the server.
  */
-export async function openTaskEvents(infra: Infra, accountId: string, taskId: string, afterSeq: number): Promise<TaskEventFeed | null> {
-  infra.link.assertUp()
-  const { events: history } = await new LogReader(infra.jsm).read(streamOf('task'), aggregateSubjects('task', accountId, taskId), 1)
-  const last = history.at(-1)
-  if (!last) return null
-  return {
-    async *events(signal) {
-      for (const event of history) if (event.seq > afterSeq) yield event
-      if (endsTask(last.type) || signal.aborted) return
-      yield* follow(infra, accountId, taskId, Math.max(last.seq, afterSeq) + 1, signal)
-    },
+export async function openTaskEvents(ctx: LiveContext, accountId: string, taskId: string, afterSeq: number): Promise<TaskEventFeed | null> {
+  const follow = await followTask(ctx, accountId, taskId)
+  if (follow.history.length === 0) {
+    follow.release()
+    return null
   }
-}
-
-async function* follow(infra: Infra, accountId: string, taskId: string, fromSeq: number, signal: AbortSignal): AsyncGenerator<RecordedEvent> {
-  const consumer = await infra.js.consumers.get(streamOf('task'), {
-    name_prefix: `task_events_${randomUUID().replaceAll('-', '')}`,
-    filter_subjects: [aggregateSubjects('task', accountId, taskId)],
-    opt_start_seq: fromSeq,
-  })
-  let messages: ConsumerMessages | undefined
-  try {
-    messages = await consumer.consume({ max_messages: 16 })
-    const stop = (): void => void messages?.close()
-    signal.addEventListener('abort', stop, { once: true })
-    try {
+  return {
+    close: follow.release,
+    async *events(signal) {
+      for (const event of follow.history) if (event.seq > afterSeq) yield event
       if (signal.aborted) return
-      for await (const msg of messages) {
-        // Not an event (poison-messages.ts records it): nothing a client could use.
-        const event = tryDecodeEvent(msg)
-        if (event instanceof UndecodableMessageError) continue
-        yield event
-        if (endsTask(event.type)) return
-      }
-    } finally {
-      signal.removeEventListener('abort', stop)
-    }
-  } finally {
-    await closeOrdered(consumer, messages)
+      yield* follow.live(afterSeq, signal)
+    },
   }
 }
 

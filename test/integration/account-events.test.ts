@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import t, { type Test } from 'tap'
 import { startService } from '../../src/service.js'
-import { ACCOUNT_FEED_CONSUMER_PREFIX } from '../../src/queries/account-event-hub.js'
+import { LIVE_EVENTS_CONSUMER_PREFIX } from '../../src/queries/live-tap.js'
 import type { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -15,8 +15,9 @@ const HEARTBEAT_MS = 100
 const RUN_DEADLINE_MS = 60_000
 
 const servers = await startServers(t)
-// No worker in the API's process: tasks stay pending until a test starts one.
-const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: { TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) } })
+// No worker in the API's process: tasks stay pending until a test starts one. The shared
+// consumer is deleted as soon as the last feed closes (no idle time), so that counts compare plainly.
+const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: { TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS), LIVE_EVENTS_IDLE_MS: '0' } })
 const { jsm } = service.infra
 
 async function startWorker(t: Test): Promise<void> {
@@ -69,7 +70,7 @@ async function accountLog(accountId: string): Promise<Received[]> {
 
 async function feedConsumers(): Promise<string[]> {
   const names: string[] = []
-  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(ACCOUNT_FEED_CONSUMER_PREFIX)) names.push(info.name)
+  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
   return names
 }
 
@@ -175,7 +176,7 @@ t.test('given an account at SSE_MAX_STREAMS_PER_ACCOUNT, when it opens one more 
 })
 
 t.test('given an open feed, when its API process stops, then the stream ends and the shared consumer is deleted', async (t) => {
-  const api = await startTestService(t, servers, { roles: ['api'], env: { SHUTDOWN_GRACE_MS: '60000', TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) } })
+  const api = await startTestService(t, servers, { roles: ['api'], env: { SHUTDOWN_GRACE_MS: '60000', TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS), LIVE_EVENTS_IDLE_MS: '600000' } })
   const caller = await aCaller(service.infra, service.url)
   const feed = await feedOf(caller, {}, api.url)
   t.same(await feed.next(), { comment: 'keep-alive' }, 'open and idle')

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats'
 import t, { type Test } from 'tap'
 import { startService } from '../../src/service.js'
 import { CONSUMER_PREFIX as CANCELLATIONS } from '../../consumers/worker/cancellations.js'
+import { LIVE_EVENTS_CONSUMER_PREFIX } from '../../src/queries/live-tap.js'
 import type { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -17,7 +18,8 @@ const ENVELOPE_FIELDS = ['accountId', 'aggregateId', 'data', 'id', 'metadata', '
 
 const servers = await startServers(t)
 // No worker in the API's process: a task stays pending until a test starts one, so it is followed live.
-const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: { TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) } })
+// The shared live consumer is deleted as soon as the last stream ends (no idle time), so that counts compare plainly.
+const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: { TASK_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS), LIVE_EVENTS_IDLE_MS: '0' } })
 const { jsm } = service.infra
 
 /** A worker process of its own (offline agents, 200 ms a run). */
@@ -47,7 +49,6 @@ async function nextEvent(stream: SseStream): Promise<SseBlock | null> {
   return null
 }
 
-/** Server-side consumers of task event streams that exist now. */
 /** The consumers of MATS_TASKS other than those of a worker process's cancellations. */
 async function otherConsumers(): Promise<string[]> {
   const names: string[] = []
@@ -55,11 +56,15 @@ async function otherConsumers(): Promise<string[]> {
   return names.sort()
 }
 
-async function streamConsumers(): Promise<string[]> {
+/** The API processes' shared live consumers on MATS_TASKS (one per process while anything follows a task live). */
+async function liveConsumers(): Promise<string[]> {
   const names: string[] = []
-  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith('task_events_')) names.push(info.name)
+  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
   return names
 }
+
+/** Streams and waits the API process follows live now (its hub's registrations). */
+const liveReaders = (api: { infra: typeof service.infra } = service): number => api.infra.liveEvents.size
 
 t.test('given a pending task, when a client follows it and a worker then runs it, then every event arrives live, in order, with its stream sequence as id, and the stream ends', async (t) => {
   const caller = await aCaller(service.infra, service.url)
@@ -70,7 +75,8 @@ t.test('given a pending task, when a client follows it and a worker then runs it
   t.match(stream.headers.get('ratelimit-policy'), /"tasks\.read"/, 'counted in the tasks.read group')
   const created = await nextEvent(stream)
   t.equal(created?.event, 'TaskCreated', 'the history first')
-  await until('the stream to follow the task live', async () => (await streamConsumers()).length === 1)
+  await until('the stream to follow the task live', () => liveReaders() === 1)
+  t.equal((await liveConsumers()).length, 1, "followed through the process's one shared consumer")
 
   await startWorker(t)
   const live = await stream.rest()
@@ -91,7 +97,8 @@ t.test('given a pending task, when a client follows it and a worker then runs it
     t.same(Object.keys(body).sort(), ENVELOPE_FIELDS, `${event?.event}: the documented envelope, nothing else`)
     t.match(body, { type: event?.event, aggregateId: taskId, accountId: caller.account.id })
   }
-  t.same(await streamConsumers(), [], 'the consumer was deleted when the stream ended')
+  await until('the stream to leave the hub once it ended', () => liveReaders() === 0)
+  await until('the shared consumer to be deleted once nothing follows', async () => (await liveConsumers()).length === 0)
 })
 
 t.test('given an ended task, when a client resumes with Last-Event-ID, then it gets only the later events; past the terminal event, an empty stream that ends', async (t) => {
@@ -115,7 +122,7 @@ t.test('given an ended task, when a client resumes with Last-Event-ID, then it g
   const afterEnd = await eventsOf(caller, taskId, { 'last-event-id': completed?.id ?? '' })
   t.equal(afterEnd.status, 200)
   t.same(await afterEnd.rest(), [], 'nothing after the terminal event, and the stream ends')
-  t.same(await streamConsumers(), [], 'an ended task is read without a consumer')
+  t.equal(liveReaders(), 0, 'an ended task is read, not followed')
 })
 
 t.test('given a client that went away mid-stream, when it comes back with Last-Event-ID, then it gets exactly what it missed, and the server kept nothing for the first stream', async (t) => {
@@ -123,9 +130,9 @@ t.test('given a client that went away mid-stream, when it comes back with Last-E
   const taskId = await aTask(caller.api)
   const first = await eventsOf(caller, taskId)
   const created = await nextEvent(first)
-  await until('the stream to follow the task live', async () => (await streamConsumers()).length === 1)
+  await until('the stream to follow the task live', () => liveReaders() === 1)
   first.close()
-  await until('the consumer of the closed stream to be deleted', async () => (await streamConsumers()).length === 0)
+  await until('the closed stream to leave the hub', () => liveReaders() === 0)
 
   await startWorker(t)
   const missed = await (await eventsOf(caller, taskId, { 'last-event-id': created?.id ?? '' })).rest()
@@ -133,7 +140,7 @@ t.test('given a client that went away mid-stream, when it comes back with Last-E
     missed.map((e) => e.event),
     ['TaskStarted', 'TaskCompleted'],
   )
-  t.same(await streamConsumers(), [])
+  t.equal(liveReaders(), 0, 'nothing held for the second stream either')
 })
 
 t.test('given 20 streams followed live to their end, then no consumer is left on MATS_TASKS', async (t) => {
@@ -141,15 +148,16 @@ t.test('given 20 streams followed live to their end, then no consumer is left on
   const before = (await otherConsumers()).length
   const taskIds = await Promise.all(Array.from({ length: 20 }, () => aTask(caller.api)))
   const streams = await Promise.all(taskIds.map((taskId) => eventsOf(caller, taskId)))
-  await until('all 20 streams to follow their task live', async () => (await streamConsumers()).length === 20)
+  await until('all 20 streams to follow their task live', () => liveReaders() === 20)
+  t.equal((await liveConsumers()).length, 1, 'one shared consumer for all 20 streams')
   await startWorker(t)
   const ends = await Promise.all(streams.map((stream) => stream.rest()))
   t.ok(
     ends.every((events) => events.at(-1)?.event === 'TaskCompleted'),
     'every stream ended with its terminal event',
   )
-  t.same(await streamConsumers(), [], 'no stream consumer left')
-  t.equal((await otherConsumers()).length, before, 'as many consumers on MATS_TASKS as before (besides the one a running worker holds for cancellations)')
+  await until('every stream to leave the hub', () => liveReaders() === 0)
+  await until('as many consumers on MATS_TASKS as before (besides the one a running worker holds for cancellations)', async () => (await otherConsumers()).length === before)
 })
 
 t.test('given an idle stream, then keep-alive comments arrive between events', async (t) => {
@@ -158,20 +166,23 @@ t.test('given an idle stream, then keep-alive comments arrive between events', a
   t.equal((await stream.next())?.event, 'TaskCreated')
   t.same(await stream.next(), { comment: 'keep-alive' }, `a comment within ${HEARTBEAT_MS} ms of silence`)
   stream.close()
-  await until('the consumer of the closed stream to be deleted', async () => (await streamConsumers()).length === 0)
+  await until('the closed stream to leave the hub', () => liveReaders() === 0)
 })
 
 t.test('given an open stream, when its API process stops, then the stream ends at once instead of holding the shutdown for its grace period', async (t) => {
-  const api = await startTestService(t, servers, { roles: ['api'], env: { SHUTDOWN_GRACE_MS: '60000' } })
+  // Its shared consumer would outlive the last stream for 10 minutes: only the stop deletes it.
+  const api = await startTestService(t, servers, { roles: ['api'], env: { SHUTDOWN_GRACE_MS: '60000', LIVE_EVENTS_IDLE_MS: '600000' } })
   const caller = await aCaller(service.infra, service.url)
   const stream = await openSse(`${api.url}/v1/tasks/${await aTask(caller.api)}/events`, caller.key.key)
   t.equal((await nextEvent(stream))?.event, 'TaskCreated')
-  await until('the stream to follow the task live', async () => (await streamConsumers()).length === 1)
+  await until('the stream to follow the task live', () => liveReaders(api) === 1)
   const startedAt = Date.now()
   await api.stop()
   t.ok(Date.now() - startedAt < 30_000, 'stopped well within the 60 s grace period')
   t.same(await stream.rest(), [], 'the stream ended cleanly; the client resumes elsewhere with Last-Event-ID')
-  t.same(await streamConsumers(), [], 'and its consumer was deleted before the process let go of NATS')
+  t.equal(liveReaders(api), 0, 'the stream left the hub')
+  // Left behind, it would stay for the server's 5 minutes of inactivity.
+  await until('the shared consumer to be deleted by the stop', async () => (await liveConsumers()).length === 0)
 })
 
 t.test('given HEAD on a pending task, then the stream headers at once, and nothing left behind', async (t) => {
@@ -179,7 +190,7 @@ t.test('given HEAD on a pending task, then the stream headers at once, and nothi
   const res = await fetch(`${service.url}/v1/tasks/${await aTask(caller.api)}/events`, { method: 'HEAD', headers: { authorization: `Bearer ${caller.key.key}` } })
   t.equal(res.status, 200)
   t.match(res.headers.get('content-type'), /^text\/event-stream/)
-  t.same(await streamConsumers(), [], 'no consumer')
+  t.equal(liveReaders(), 0, 'nothing followed')
 })
 
 t.test('given a task of another account, an unknown task or a bad Last-Event-ID, then a JSON { error } before any stream', async (t) => {
@@ -200,7 +211,7 @@ t.test('given a task of another account, an unknown task or a bad Last-Event-ID,
   const badTask = await eventsOf(owner, 'task-1')
   t.equal(badTask.status, 400)
   t.match(JSON.parse(badTask.text), { error: /^params\.taskId: / })
-  t.same(await streamConsumers(), [])
+  t.equal(liveReaders(), 0, 'nothing followed')
 })
 
 t.test(

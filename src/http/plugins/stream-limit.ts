@@ -12,8 +12,8 @@ export interface StreamLimit {
 
 /**
  * A cap on the event streams one account holds open at once (SSE_MAX_STREAMS_PER_ACCOUNT),
- * over every streaming route of this process: each open stream holds a connection, a NATS
- * consumer and a timer. Counted per API process, in memory: a count shared between processes
+ * over every streaming route of this process: each open stream holds a connection, a place
+ * in the process's shared live events (ADR 0040) and a timer. Counted per API process, in memory: a count shared between processes
  * would outlive a process that died holding slots (docs/rate-limits.md#open-event-streams).
  */
 export default fp(

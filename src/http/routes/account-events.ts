@@ -1,21 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { AccountEventHub } from '../../queries/account-event-hub.js'
 import { openAccountEvents } from '../../queries/account-events.js'
 import { sendEvents } from '../sse.js'
 import { principalOf } from '../plugins/auth.js'
 import { answer, errors } from '../../contract/common.js'
 import { AccountEventsHeaders, AccountEventStream } from '../../contract/account-events.js'
 
-/** Events one open feed may have waiting before it is ended as too slow (its client resumes with Last-Event-ID). */
-export const FEED_INBOX_LIMIT = 1000
-
 /**
  * GET /events: every task event of the caller's account as Server-Sent Events, for consoles
  * and downstream services (ADR 0036). One shared consumer per API process feeds every open
- * stream (AccountEventHub); the stream counts against the account's cap of open streams.
+ * stream, task feed and wait (LiveEventHub, ADR 0040); the stream counts against the account's cap of open streams.
  */
 const accountEvents: FastifyPluginAsyncTypebox = async (app) => {
-  const hub = new AccountEventHub(app.infra, FEED_INBOX_LIMIT)
   const open = new Set<AbortController>()
   // Open streams would hold the server's close for the whole grace period: end them; clients resume with Last-Event-ID.
   app.addHook('preClose', async () => {
@@ -48,7 +43,7 @@ const accountEvents: FastifyPluginAsyncTypebox = async (app) => {
       const stream = new AbortController()
       let stopWatching: () => void = () => undefined
       try {
-        const feed = await openAccountEvents(app.infra, hub, accountId, request.headers['last-event-id'])
+        const feed = await openAccountEvents(app.infra, app.infra.liveEvents, accountId, request.headers['last-event-id'])
         open.add(stream)
         // A console session that ends (revoked key, sign-out) ends its streams too, as the task feed does (ADR 0037).
         stopWatching = app.watchConsoleSession(request, () => stream.abort())

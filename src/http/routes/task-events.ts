@@ -53,7 +53,11 @@ const taskEvents: FastifyPluginAsyncTypebox = async (app) => {
         open.add(stream)
         // A console session that ends (revoked key, sign-out) ends its streams too.
         stopWatching = app.watchConsoleSession(request, () => stream.abort())
-        await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
+        try {
+          await sendEvents(request, reply, feed, stream, app.infra.config.TASK_EVENTS_HEARTBEAT_MS)
+        } finally {
+          feed.close()
+        }
       } finally {
         stopWatching()
         open.delete(stream)

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto'
+import type { Consumer, ConsumerMessages } from '@nats-io/jetstream'
+import type { RecordedEvent } from '../domain/message.js'
+import type { Infra } from '../infra/context.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
+import { closeOrdered } from '../infra/nats/ordered-consumers.js'
+import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
+
+/** The names of the shared consumers begin with this: at most one per API process, while something follows live events. */
+export const LIVE_EVENTS_CONSUMER_PREFIX = 'live_events_'
+/** Every task event of every account: the hub routes each to the inboxes of its account and task. */
+const ALL_TASK_EVENTS = `${SUBJECT_ROOT}.task.>`
+
+/** Where the tap hands each event: its account and task read from the subject, `event` decodes it on demand. */
+export type Route = (accountId: string, taskId: string, event: () => RecordedEvent | null) => void
+
+/**
+ * The one ordered JetStream consumer of a LiveEventHub: every stored task event from the end
+ * of the stream at its start, in stream order (only stored events, unlike a core subscription;
+ * gaps recovered by the ordered consumer itself).
+ */
+export class Tap {
+  private closed = false
+
+  private constructor(
+    private readonly consumer: Consumer,
+    private readonly messages: ConsumerMessages,
+  ) {}
+
+  static async open(infra: Pick<Infra, 'js' | 'jsm' | 'link'>, route: Route, onEnd: (err: unknown) => void): Promise<Tap> {
+    infra.link.assertUp()
+    const stream = streamOf('task')
+    const { state } = await infra.jsm.streams.info(stream)
+    const consumer = await infra.js.consumers.get(stream, {
+      name_prefix: `${LIVE_EVENTS_CONSUMER_PREFIX}${randomUUID().replaceAll('-', '')}`,
+      filter_subjects: [ALL_TASK_EVENTS],
+      opt_start_seq: state.last_seq + 1,
+    })
+    const messages = await consumer.consume({ max_messages: 256 })
+    const tap = new Tap(consumer, messages)
+    void tap.pump(route, onEnd)
+    return tap
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    await closeOrdered(this.consumer, this.messages)
+  }
+
+  private async pump(route: Route, onEnd: (err: unknown) => void): Promise<void> {
+    try {
+      for await (const msg of this.messages) {
+        // `mats.task.<accountId>.<taskId>.<type>`: only events someone follows are decoded.
+        const [, , accountId = '', taskId = ''] = msg.subject.split('.')
+        route(accountId, taskId, () => {
+          const event = tryDecodeEvent(msg)
+          return event instanceof UndecodableMessageError ? null : event
+        })
+      }
+      if (!this.closed) onEnd(new Error('the consumer stopped delivering'))
+    } catch (err) {
+      if (!this.closed) onEnd(err)
+    }
+  }
+}
