@@ -54,8 +54,8 @@ export class LiveEventHub {
       return subscription
     }
     try {
-      const running = (this.running ??= this.start())
-      await running
+      this.running ??= this.start()
+      await this.running
       return subscription
     } catch (err) {
       subscription.release()
