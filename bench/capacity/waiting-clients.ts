@@ -53,21 +53,33 @@ async function aCaller(ctx: AppContext, url: string): Promise<Caller> {
   const account = await createAccount(ctx, { name: 'waiting clients', monthlyBudgetUsd: 1_000_000 }, operator())
   const { key } = await createApiKey(ctx, { accountId: account.id, name: 'bench' }, operator())
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-  const res = await fetch(`${url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) })
-  const { session } = (await res.json()) as { session: { id: string } }
+  const res = await postRetried(`${url}/v1/sessions`, headers, JSON.stringify({ name: 'bench' }))
+  const { session } = (await res.json()) as { session?: { id: string } }
+  if (!session) throw new Error(`POST /v1/sessions answered ${res.status}`)
   return { accountId: account.id, headers, sessionId: session.id }
 }
 
-/** POST /v1/tasks, sent again after Retry-After on a 503 (a starved machine, ADR 0035), as the spec asks clients; one Idempotency-Key for all tries. */
-async function post(url: string, caller: Caller, body: Record<string, unknown>): Promise<Response> {
+/** POST /v1/tasks with one Idempotency-Key for all its tries. */
+function post(url: string, caller: Caller, body: Record<string, unknown>): Promise<Response> {
   const headers = { ...caller.headers, 'idempotency-key': crypto.randomUUID() }
-  const payload = JSON.stringify({ sessionId: caller.sessionId, instruction: `Wait ${crypto.randomUUID()}`, ...body })
+  return postRetried(`${url}/v1/tasks`, headers, JSON.stringify({ sessionId: caller.sessionId, instruction: `Wait ${crypto.randomUUID()}`, ...body }))
+}
+
+/** A POST sent again after Retry-After on a 503 (a starved machine, ADR 0035), as the spec asks clients. */
+async function postRetried(url: string, headers: Record<string, string>, payload: string): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${url}/v1/tasks`, { method: 'POST', headers, body: payload })
+    const res = await fetch(url, { method: 'POST', headers, body: payload })
     if (res.status !== 503 || attempt === 10) return res
     await res.text()
     await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000))
   }
+}
+
+async function aTaskId(url: string, caller: Caller): Promise<string> {
+  const res = await post(url, caller, {})
+  const body = (await res.json()) as { task?: { id: string } }
+  if (!body.task) throw new Error(`POST /v1/tasks answered ${res.status} ${JSON.stringify(body)}`)
+  return body.task.id
 }
 
 /** Reads an SSE response until `done(frame)` says so; answers when that frame arrived (ms, performance.now), NaN if the stream ended first. */
@@ -129,14 +141,15 @@ export async function main(): Promise<void> {
   const api = await startApi(servers.natsUrl, servers.mongoUrl)
   const ctx = await connectApp(loadConfig({ NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }))
   try {
-    const callers = await Promise.all(Array.from({ length: ACCOUNTS }, () => aCaller(ctx, api.url)))
+    const callers: Caller[] = []
+    for (let i = 0; i < ACCOUNTS; i++) callers.push(await aCaller(ctx, api.url))
     const of = (i: number) => callers[i % ACCOUNTS] as Caller
     // Warm up: one task, one wait and one stream, so that what a process opens once is open before measuring.
     await (await post(api.url, of(0), { waitSeconds: 1 })).text()
     const idleKiB = await rssKiB(api.child.pid ?? 0)
 
     const taskStreams = Math.floor(STREAMS / 2)
-    const followed = await Promise.all(Array.from({ length: taskStreams }, async (_, i) => ((await (await post(api.url, of(i), {})).json()) as { task: { id: string } }).task.id))
+    const followed = await Promise.all(Array.from({ length: taskStreams }, (_, i) => aTaskId(api.url, of(i))))
     const closing = new AbortController()
     const open = (path: string, caller: Caller) => fetch(`${api.url}${path}`, { headers: { ...caller.headers, accept: 'text/event-stream' }, signal: closing.signal })
     const perTask = await Promise.all(followed.map((id, i) => open(`/v1/tasks/${id}/events`, of(i))))
