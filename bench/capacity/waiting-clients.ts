@@ -65,11 +65,13 @@ function post(url: string, caller: Caller, body: Record<string, unknown>): Promi
   return postRetried(`${url}/v1/tasks`, headers, JSON.stringify({ sessionId: caller.sessionId, instruction: `Wait ${crypto.randomUUID()}`, ...body }))
 }
 
-/** A POST sent again after Retry-After on a 503 (a starved machine, ADR 0035), as the spec asks clients. */
+/** A POST sent again after Retry-After (1 s without one) on a 503 (a starved machine, ADR 0035), as the spec asks clients. */
 async function postRetried(url: string, headers: Record<string, string>, payload: string): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(url, { method: 'POST', headers, body: payload })
-    if (res.status !== 503 || attempt === 10) return res
+    // A 503's try may still hold its Idempotency-Key: the next try is told to wait for it (409 idempotency_key_in_flight).
+    const inFlight = res.status === 409 && (await res.clone().text()).includes('idempotency_key_in_flight')
+    if ((res.status !== 503 && !inFlight) || attempt === 10) return res
     await res.text()
     await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000))
   }
