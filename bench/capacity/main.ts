@@ -16,8 +16,7 @@ const TARGETS: Record<string, () => Promise<Target>> = {
   runs: async () => (await import('./runs.js')).main,
   dispatch: async () => (await import('./dispatch.js')).main,
   fairness: async () => (await import('./fairness.js')).main,
-  // Target 5, waiting clients: wired here at merge, from its own branch.
-  // 'waiting-clients': async () => (await import('./waiting-clients.js')).main,
+  'waiting-clients': async () => (await import('./waiting-clients.js')).main,
   soak: async () => (await import('./soak.js')).main,
   messages: async () => (await import('./message-trace.js')).main,
 }
