@@ -1,8 +1,9 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import type { FanOutCursor, FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
-import { FanOutDoorbell } from './fan-out-doorbell.js'
+import { fanOutDoorbell } from './fan-out-doorbell.js'
 import { FanOutLane, type FanOutLaneDeps } from './fan-out-lane.js'
+import type { StreamFollower } from '../../src/infra/nats/stream-follower.js'
 
 /**
  * The fan-out shared fairly across accounts in one process (ADR 0042): a lane per account with
@@ -13,7 +14,7 @@ import { FanOutLane, type FanOutLaneDeps } from './fan-out-lane.js'
  */
 export class FanOutLanes {
   private readonly lanes = new Map<string, FanOutLane>()
-  private readonly doorbell: FanOutDoorbell
+  private readonly doorbell: StreamFollower
   private watching: { stop: () => void; done: Promise<void> } | undefined
   private stopping = false
 
@@ -22,7 +23,7 @@ export class FanOutLanes {
     private readonly deps: Omit<FanOutLaneDeps, 'cursors'>,
     private readonly log: Logger,
   ) {
-    this.doorbell = new FanOutDoorbell((accountId, seq) => this.lanes.get(accountId)?.ring(seq), log)
+    this.doorbell = fanOutDoorbell((accountId, seq) => this.lanes.get(accountId)?.ring(seq), log)
   }
 
   /**
