@@ -7,9 +7,7 @@ import { defineProjection, foldHistory } from '../engine/projection.js'
 /** How many of a schedule's latest ticks its document keeps, newest first. */
 export const RECENT_FIRINGS = 20
 
-export type Firing =
-  | { readonly scheduledFor: string; readonly taskId: string }
-  | { readonly scheduledFor: string; readonly skipped: SkipReason; readonly missedTicks?: number }
+export type Firing = { readonly scheduledFor: string; readonly taskId: string } | { readonly scheduledFor: string; readonly skipped: SkipReason; readonly missedTicks?: number }
 
 export interface ScheduleDoc {
   readonly _id: string

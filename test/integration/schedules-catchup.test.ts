@@ -25,10 +25,14 @@ t.test('given no scheduler for 30 s, when one starts, then the ticks older than 
   t.teardown(() => scheduler.stop())
 
   // Then
-  const history = await until('the missed ticks recorded and the next one fired', async () => {
-    const found = await scheduleEvents(service.infra, caller.account.id, schedule.id)
-    return firedOf(found).some((event) => Date.parse((event.data as { scheduledFor: string }).scheduledFor) > startedAt) && found
-  }, 60_000)
+  const history = await until(
+    'the missed ticks recorded and the next one fired',
+    async () => {
+      const found = await scheduleEvents(service.infra, caller.account.id, schedule.id)
+      return firedOf(found).some((event) => Date.parse((event.data as { scheduledFor: string }).scheduledFor) > startedAt) && found
+    },
+    60_000,
+  )
   const [skip, ...moreSkips] = skippedOf(history, 'outside_catchup_window')
   t.equal(moreSkips.length, 0, 'one record for the ticks missed')
   const missed = skip?.data as { scheduledFor: string; missedTicks: number } | undefined
@@ -49,9 +53,13 @@ t.test("given an account's ticks past SCHEDULE_TICKS_PER_MIN, when the next tick
   // When
   const schedule = (await createSchedule(caller, brief(sessionId, { every: '1s' }))).body.schedule
   // Then
-  const history = await until('two ticks skipped as rate_limited', async () => {
-    const found = await scheduleEvents(service.infra, caller.account.id, schedule.id)
-    return skippedOf(found, 'rate_limited').length >= 2 && found
-  }, 30_000)
+  const history = await until(
+    'two ticks skipped as rate_limited',
+    async () => {
+      const found = await scheduleEvents(service.infra, caller.account.id, schedule.id)
+      return skippedOf(found, 'rate_limited').length >= 2 && found
+    },
+    30_000,
+  )
   t.equal(firedOf(history).length, 1, 'one tick a minute fires')
 })

@@ -48,8 +48,12 @@ t.test('given a schedule every second, when it fires, then each tick creates one
     t.ok(task, `the task of ${scheduledFor} is listed`)
     t.match(task, { scheduleId: schedule.id, scheduledFor, status: 'pending' })
   }
+  const firstTaskId = (fired[0]?.data as { taskId?: string } | undefined)?.taskId
   const read = await caller.api.get<ScheduleAnswer>(`/v1/schedules/${schedule.id}`)
-  t.ok(read.body.schedule.recentFirings.some((firing) => 'taskId' in firing && firing.taskId === (fired[0]?.data as { taskId: string }).taskId), 'recentFirings names the tasks')
+  t.ok(
+    read.body.schedule.recentFirings.some((firing) => 'taskId' in firing && firing.taskId === firstTaskId),
+    'recentFirings names the tasks',
+  )
   t.equal((await caller.api.request('DELETE', `/v1/schedules/${schedule.id}`)).status, 204)
 })
 
@@ -153,5 +157,8 @@ t.test("given another account's schedule, when it is read, changed or deleted, t
   t.equal((await other.api.get<{ schedules: unknown[] }>('/v1/schedules')).body.schedules.length, 0)
   t.equal((await owner.api.get(`/v1/schedules/${schedule.id}`)).status, 200, 'the owner still has it')
   const listed = await owner.api.get<{ schedules: { id: string }[] }>(`/v1/schedules?sessionId=${owner.sessionId}`)
-  t.same(listed.body.schedules.map((s) => s.id), [schedule.id])
+  t.same(
+    listed.body.schedules.map((s) => s.id),
+    [schedule.id],
+  )
 })

@@ -1,6 +1,15 @@
 import { ConflictError } from '../../domain/errors.js'
 import type { AgentType } from '../../domain/agents/catalogue.js'
-import { decideChangeSchedule, decideCreateSchedule, decideDeleteSchedule, Schedule, type OverlapPolicy, type ScheduleEvent, type ScheduleSpec, type ScheduleState } from '../../domain/schedules/schedule.js'
+import {
+  decideChangeSchedule,
+  decideCreateSchedule,
+  decideDeleteSchedule,
+  Schedule,
+  type OverlapPolicy,
+  type ScheduleEvent,
+  type ScheduleSpec,
+  type ScheduleState,
+} from '../../domain/schedules/schedule.js'
 import type { Priority } from '../../domain/tasks/task.js'
 import { requireSession, type KnownSessions } from '../../queries/require-session.js'
 import type { CommandContext } from '../context.js'

@@ -55,7 +55,8 @@ const schedules: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'A schedule, its next fire times and its latest ticks',
         operationId: 'getSchedule',
-        description: "A schedule with its next five fire times and its latest ticks (recentFirings, newest first): each with the task it created, or skipped with why. Another account's schedule is not found.",
+        description:
+          "A schedule with its next five fire times and its latest ticks (recentFirings, newest first): each with the task it created, or skipped with why. Another account's schedule is not found.",
         tags,
         params: ScheduleParams,
         response: { 200: answer(ScheduleResponse, 'The schedule'), ...errors(400, 401, 404, 429) },
