@@ -87,3 +87,13 @@ export type ListSchedulesQuery = Static<typeof ListSchedulesQuery>
 
 export const ScheduleResponse = Type.Object({ schedule: Schedule }, { title: 'ScheduleResponse' })
 export const ListSchedulesResponse = Type.Object({ schedules: Type.Array(Schedule), pagination: Pagination }, { title: 'ListSchedulesResponse' })
+
+/** MCP pause_schedule: PATCH /v1/schedules/{id} with `{ paused }` only. */
+export const PauseScheduleInput = Type.Object(
+  {
+    scheduleId: ScheduleParams.properties.scheduleId,
+    paused: Type.Optional(Type.Boolean({ default: true, description: 'true (the default) pauses the schedule; false resumes it, from now' })),
+  },
+  { additionalProperties: false },
+)
+export const DeletedScheduleResponse = Type.Object({ deleted: Type.Literal(true), scheduleId: Uuid }, { title: 'DeletedScheduleResponse' })
