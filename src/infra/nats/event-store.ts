@@ -147,7 +147,7 @@ export class EventStore {
     const a = plan(first.aggregate, first.part)
     const b = plan(second.aggregate, second.part)
     if (a.length + b.length === 0) return [[], []]
-    let seq = (await this.publishBatch(stream, [...a, ...b])) - a.length - b.length
+    let seq = (await this.publisher.publishBatch(stream, [...a, ...b])) - a.length - b.length
     const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
     return [a.map(stamp) as unknown as Recorded<AE>[], b.map(stamp) as unknown as Recorded<BE>[]]
   }
