@@ -4,6 +4,7 @@ import { actionsProjection } from './read-models/actions.js'
 import { apiKeysProjection } from './read-models/api-keys.js'
 import { accountSpendProjection } from './read-models/account-spend.js'
 import { accountUsageProjection } from './read-models/account-usage.js'
+import { schedulesProjection } from './read-models/schedules.js'
 import { sessionsProjection } from './read-models/sessions.js'
 import { taskCountsProjection } from './read-models/task-counts.js'
 import { tasksProjection } from './read-models/tasks.js'
@@ -32,6 +33,8 @@ export { lastDayOf, type AccountUsageDoc } from './read-models/account-usage.js'
 export type { TaskCountsDoc } from './read-models/task-counts.js'
 export type { WebhookDoc } from './read-models/webhooks.js'
 export { activeWebhooks, ownedWebhook } from './queries/webhooks.js'
+export { activeSchedulesAfter, countLiveSchedules, listSchedules, ownedSchedule } from './queries/schedules.js'
+export { schedulesProjection, scheduleDocFromHistory, RECENT_FIRINGS, type ScheduleDoc, type Firing } from './read-models/schedules.js'
 
 export const ALL_PROJECTIONS: readonly Projection[] = [
   accountsProjection,
@@ -43,4 +46,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   accountUsageProjection,
   actionsProjection,
   webhooksProjection,
+  schedulesProjection,
 ]

@@ -102,6 +102,18 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_WEBHOOKS_PER_MIN: Type.Integer({ minimum: 1, default: 60, description: 'Every /v1/webhooks request together, per account' }),
   TASK_RESERVATION_USD: Type.Number({ minimum: 0, default: 0.01, description: 'Counted against the budget for each task in flight until its actual cost is known' }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 10_000, default: 4, description: 'Agent runs one worker process runs at once' }),
+  SCHEDULES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 100_000, default: 500, description: 'Schedules an account may have that are not deleted (paused ones count); 409 past it' }),
+  SCHEDULE_TICKS_PER_MIN: Type.Integer({
+    minimum: 1,
+    default: 1200,
+    description: "Ticks of an account's schedules that may create tasks per minute; the others are recorded as skipped (rate_limited)",
+  }),
+  SCHEDULER_REFRESH_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 2000,
+    description: 'How often a scheduler reads which schedules exist; a new schedule fires at most this late for the first time',
+  }),
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),
   WORKER_ACK_WAIT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'How long a silent worker is trusted; a task whose worker died fails within about this long' }),
   PROJECTOR_LEASE_MS: Type.Integer({

@@ -6,6 +6,7 @@ import { ApprovedActionExecutor } from '../consumers/connectors/approved-actions
 import { NO_CONNECTORS, type PlatformConnectors } from '../consumers/connectors/platform-connectors.js'
 import { TaskWorker } from '../consumers/worker/worker.js'
 import { WebhookService } from '../consumers/webhooks/webhooks.js'
+import { Scheduler } from '../consumers/schedules/scheduler.js'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { ALL_PROJECTIONS, PartitionLeases, Projector, watchProjectionLag, type Projection } from '../projections/index.js'
@@ -14,7 +15,7 @@ import { buildServer, type MatsServer } from './http/server.js'
 import { connectApp, type AppContext } from './app-context.js'
 import { serveMetrics } from './infra/metrics/serve.js'
 
-export const ROLES = ['api', 'worker', 'projector', 'webhooks'] as const
+export const ROLES = ['api', 'worker', 'projector', 'webhooks', 'scheduler'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RunningService {
@@ -46,7 +47,7 @@ export interface ServiceHooks {
 export async function startService(config: Config, log: Logger, roles: ReadonlySet<Role>, hooks: ServiceHooks = {}): Promise<RunningService> {
   refuseWebhooksWithoutKey(config, roles)
   const infra = await connectApp(config, log)
-  const parts: Parts = { server: null, metricsServer: null, worker: null, executor: null, webhooks: null, projector: null }
+  const parts: Parts = { server: null, metricsServer: null, worker: null, executor: null, webhooks: null, projector: null, scheduler: null }
   const stopParts = () => stopInOrder(parts, infra, config.SHUTDOWN_GRACE_MS)
   let url: string | null = null
   try {
@@ -70,6 +71,7 @@ export async function startService(config: Config, log: Logger, roles: ReadonlyS
       await parts.executor.start()
     }
     await webhooks?.start()
+    if (roles.has('scheduler')) parts.scheduler = await startScheduler(infra, config)
   } catch (err) {
     await stopParts()
     throw err
@@ -98,12 +100,14 @@ interface Parts {
   executor: ApprovedActionExecutor | null
   webhooks: WebhookService | null
   projector: Projector | null
+  scheduler: Scheduler | null
 }
 
 /** Requests first (no new work comes in), then what takes work, then the connections. */
 async function stopInOrder(parts: Parts, infra: AppContext, graceMs: number): Promise<void> {
   await closeWithin(parts.server, graceMs)
   await parts.metricsServer?.close()
+  await parts.scheduler?.stop()
   await parts.worker?.stop(graceMs)
   await parts.executor?.stop()
   await parts.webhooks?.stop()
@@ -133,6 +137,13 @@ async function startProjector(infra: AppContext, config: Config, { onProjected }
   await projector.start()
   watchProjectionLag(infra.metrics, jsm, readModels, ALL_PROJECTIONS)
   return projector
+}
+
+/** Fires the schedules' ticks; several may run (ADR 0039). */
+async function startScheduler(infra: AppContext, config: Config): Promise<Scheduler> {
+  const scheduler = new Scheduler(infra, { refreshMs: config.SCHEDULER_REFRESH_MS, loopMs: 100, concurrency: 64 })
+  await scheduler.start()
+  return scheduler
 }
 
 /**

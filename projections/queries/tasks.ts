@@ -5,6 +5,7 @@ import { tasksProjection, type TaskDoc } from '../read-models/tasks.js'
 
 export interface TaskFilter {
   readonly sessionId?: string | undefined
+  readonly scheduleId?: string | undefined
   readonly status?: TaskDoc['status'] | undefined
   readonly agentType?: TaskDoc['agentType'] | undefined
   readonly priority?: TaskDoc['priority'] | undefined
@@ -65,6 +66,7 @@ export function taskListQuery(accountId: string, filter: TaskFilter): Filter<Sto
   return {
     accountId,
     ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
+    ...(filter.scheduleId ? { scheduleId: filter.scheduleId } : {}),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.agentType ? { agentType: filter.agentType } : {}),
     ...(filter.priority ? { priority: filter.priority } : {}),

@@ -20,6 +20,9 @@ export interface TaskDoc {
   readonly rerunOf?: string | null
   /** The re-runs of this task, oldest first; absent on documents stored before re-runs existed (read it as []). */
   readonly reruns?: readonly string[]
+  /** The schedule whose tick created this task, and the tick; absent on other tasks (read them as null). */
+  readonly scheduleId?: string | null
+  readonly scheduledFor?: string | null
   readonly result: string | null
   readonly error: string | null
   readonly usage: TaskUsage | null
@@ -51,6 +54,7 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent | Ta
     { key: { accountId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_status_newest' },
     { key: { accountId: 1, agentType: 1, createdAt: -1, _id: -1 }, name: 'by_agent_newest' },
     { key: { accountId: 1, priority: 1, createdAt: -1, _id: -1 }, name: 'by_priority_newest' },
+    { key: { accountId: 1, scheduleId: 1, createdAt: -1, _id: -1 }, name: 'by_schedule_newest' },
   ],
   // Tasks are the hot path: the projector alone writes them, and reads fall back to the log (src/queries/read-task.ts).
   inline: false,
@@ -72,6 +76,8 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent | Ta
         parentTaskId,
         rerunOf: event.data.rerunOf ?? null,
         reruns: [],
+        scheduleId: event.data.scheduleId ?? null,
+        scheduledFor: event.data.scheduledFor ?? null,
         status: 'pending',
         result: null,
         error: null,

@@ -59,16 +59,16 @@ export async function getTask(infra: AppContext, accountId: string, taskId: stri
 }
 
 export async function listTasksPage(infra: AppContext, accountId: string, query: ListTasksQuery) {
-  const { sessionId, status, agentType, priority } = query
+  const { sessionId, scheduleId, status, agentType, priority } = query
   const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor)
   if (cursor && (query.page ?? 1) > 1) throw new InvalidInputError('query.page: send either page or cursor, not both')
   // Unfiltered, or by status alone: the total is a stored count, not a count of the matches (which grows with the history).
-  const countable = !sessionId && !agentType && !priority && !query.createdFrom && !query.createdTo
+  const countable = !sessionId && !scheduleId && !agentType && !priority && !query.createdFrom && !query.createdTo
   await Promise.all([sessionId ? requireSession(infra, accountId, sessionId) : undefined, awaitTasksReadModel(infra, accountId)])
   const counts = countable ? await taskCountsOf(infra, accountId) : undefined
   const { limit } = pageOf(query)
   const page = cursor?.page ?? pageOf(query).page
-  const filter = { sessionId, status, agentType, priority, createdFrom: instant(query.createdFrom), createdTo: instant(query.createdTo) }
+  const filter = { sessionId, scheduleId, status, agentType, priority, createdFrom: instant(query.createdFrom), createdTo: instant(query.createdTo) }
   const found = await listTasks(infra.readModels, accountId, filter, { page, limit, after: cursor?.after, countUpTo: TASK_TOTAL_BOUND }, counts && (status ? counts[status] : counts.total))
   const last = found.items.at(-1)
   const nextCursor = found.more && last ? encodeTaskCursor({ after: { createdAt: last.createdAt, id: last._id }, page: page + 1 }) : null

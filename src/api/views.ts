@@ -19,6 +19,8 @@ export function taskView(doc: TaskDoc) {
     parentTaskId,
     rerunOf: doc.rerunOf ?? null,
     reruns: [...(doc.reruns ?? [])],
+    scheduleId: doc.scheduleId ?? null,
+    scheduledFor: doc.scheduledFor ?? null,
     status,
     priority,
     title,

@@ -20,11 +20,13 @@ export const NOT_BLANK = '\\S'
 export const HTTP_URL = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]'
 export const PRINTABLE_ASCII = '^[\\x20-\\x7E]*$'
 export const MONTH = '^[0-9]{4}-(0[1-9]|1[0-2])$'
+export const DURATION = '^[1-9][0-9]{0,8}[smhd]$'
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [NOT_BLANK]: 'must not be blank (whitespace only)',
   [HTTP_URL]: 'must be an http:// or https:// URL',
   [PRINTABLE_ASCII]: 'must be printable ASCII characters only',
   [MONTH]: 'must be a month, YYYY-MM (e.g. 2026-11)',
+  [DURATION]: 'must be a duration such as 90s, 15m, 1h or 1d',
 }
 
 export const PageQuery = {

@@ -18,6 +18,8 @@ export const Task = Type.Object(
     parentTaskId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a delegated task: the supervisor task it is part of' }))),
     rerunOf: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'For a re-run (POST /v1/tasks/{taskId}/rerun): the task it repeats; else null' }))),
     reruns: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { description: 'The re-runs of this task, oldest first; [] if none' })),
+    scheduleId: Type.Optional(Nullable(Type.String({ format: 'uuid', description: "For a schedule's task: the schedule whose tick created it; else null" }))),
+    scheduledFor: Type.Optional(Nullable(Type.String({ format: 'date-time', description: "For a schedule's task: the tick it was created for; else null" }))),
     instruction: Type.Optional(Nullable(Type.String({ description: 'The brief the task was created with' }))),
     result: Type.Optional(Nullable(Type.String({ description: "The agent's output (Markdown); null until status is completed" }))),
     error: Type.Optional(Nullable(Type.String())),
@@ -46,6 +48,7 @@ export type CreateTaskBody = Static<typeof CreateTaskBody>
 export const ListTasksQuery = Type.Object(
   {
     sessionId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the tasks of this session' })),
+    scheduleId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the tasks this schedule created' })),
     status: Type.Optional(Type.Enum([...TASK_STATUSES], { description: 'Only the tasks in this status' })),
     agentType: Type.Optional(Type.Enum(AgentType.enum, { description: 'Only the tasks of this agent' })),
     priority: Type.Optional(Type.Enum([...PRIORITIES], { description: 'Only the tasks of this priority' })),

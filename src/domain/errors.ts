@@ -15,6 +15,7 @@ export type DomainErrorCode =
   | 'task_already_ended'
   | 'action_not_pending'
   | 'webhook_limit_reached'
+  | 'schedule_limit_reached'
   | 'rate_limited'
 
 /** What a client may act on besides the code: the task an identical brief is waiting on. */
@@ -46,7 +47,7 @@ export class NotFoundError extends DomainError {
   }
 }
 
-export type ConflictCode = 'conflict' | 'identical_task_pending' | 'identical_task_being_created' | 'task_already_ended' | 'action_not_pending' | 'webhook_limit_reached'
+export type ConflictCode = 'conflict' | 'identical_task_pending' | 'identical_task_being_created' | 'task_already_ended' | 'action_not_pending' | 'webhook_limit_reached' | 'schedule_limit_reached'
 
 export class ConflictError extends DomainError {
   override readonly name: string = 'ConflictError'

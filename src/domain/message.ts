@@ -47,4 +47,4 @@ export interface Aggregate<State, Event extends EventDraft> {
   readonly versions: { readonly [K in Event['type']]: number }
 }
 
-export type AggregateCategory = 'account' | 'apikey' | 'session' | 'task' | 'reruns' | 'action' | 'webhook'
+export type AggregateCategory = 'account' | 'apikey' | 'session' | 'task' | 'reruns' | 'schedule' | 'action' | 'webhook'

@@ -19,6 +19,7 @@ import actions from './routes/actions.js'
 import agents from './routes/agents.js'
 import consoleSession from './routes/console-session.js'
 import me from './routes/me.js'
+import schedules from './routes/schedules.js'
 import sessions from './routes/sessions.js'
 import system from './routes/system.js'
 import taskEvents from './routes/task-events.js'
@@ -61,6 +62,7 @@ const app: FastifyPluginAsync<AppOptions> = async (fastify, { infra }) => {
       await v1.register(tasks)
       await v1.register(taskRerunsAndBatches)
       await v1.register(taskEvents)
+      await v1.register(schedules)
       await v1.register(accountEvents)
       await v1.register(actions)
       await v1.register(me)

@@ -10,6 +10,7 @@ import { CreateTaskBody, ListTasksQuery, ListTasksResponse, TaskParams, TaskResp
 import { reportTaskProgress } from './progress.js'
 import { rerunTaskTool } from './rerun-tool.js'
 import { runAgentTasksBatchTool } from './batch-tool.js'
+import { createScheduleTool, deleteScheduleTool, listSchedulesTool, pauseScheduleTool } from './schedule-tools.js'
 import { actionText, pendingApprovalsText } from './render-actions.js'
 import { agentsText, sessionDetailsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
 import { defineTool, type Tool } from './tool.js'
@@ -227,4 +228,8 @@ export const TOOLS: readonly Tool[] = [
   rerunTaskTool,
   listPendingApprovalsTool,
   decideActionTool,
+  createScheduleTool,
+  listSchedulesTool,
+  pauseScheduleTool,
+  deleteScheduleTool,
 ]

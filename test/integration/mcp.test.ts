@@ -1,3 +1,4 @@
+import { CreateScheduleBody, DeletedScheduleResponse, ListSchedulesQuery, ListSchedulesResponse, PauseScheduleInput, ScheduleParams, ScheduleResponse } from '../../src/contract/schedules.js'
 import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -64,14 +65,18 @@ t.test('tools/list: exactly these tools, with the REST TypeBox schemas as input 
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   t.same([...byName.keys()].sort(), [
     'cancel_task',
+    'create_schedule',
     'create_session',
     'decide_action',
+    'delete_schedule',
     'get_session',
     'get_task',
     'list_agents',
     'list_pending_approvals',
+    'list_schedules',
     'list_sessions',
     'list_tasks',
+    'pause_schedule',
     'rerun_task',
     'run_agent_task',
     'run_agent_tasks_batch',
@@ -91,6 +96,10 @@ t.test('tools/list: exactly these tools, with the REST TypeBox schemas as input 
     rerun_task: [TaskParams, TaskResponse],
     list_pending_approvals: [PendingApprovalsQuery, PendingApprovalsResponse],
     decide_action: [DecideActionInput, ActionResponse],
+    create_schedule: [CreateScheduleBody, ScheduleResponse],
+    list_schedules: [ListSchedulesQuery, ListSchedulesResponse],
+    pause_schedule: [PauseScheduleInput, ScheduleResponse],
+    delete_schedule: [ScheduleParams, DeletedScheduleResponse],
   }
   for (const [name, [input, output]] of Object.entries(expected)) {
     const tool = byName.get(name)
@@ -431,4 +440,27 @@ t.test('JSON-RPC the SDK would mishandle: an empty batch is Invalid Request; too
   const byId = new Map(answers.map((a) => [a.id, a]))
   t.equal(byId.get(1)?.error?.code, -32602, 'in a batch, the malformed call is refused')
   t.equal(byId.get(2)?.result?.structuredContent?.agents?.length, 10, 'and the well-formed call beside it is served')
+})
+
+t.test('schedule tools: create, list, pause and delete a schedule as REST does; a foreign schedule is not found', async (t) => {
+  const caller = await aCaller(service.infra, service.url)
+  const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
+  const client = await connect(t, service.url, caller.key.key)
+  // When
+  const created = await call(client, 'create_schedule', { sessionId: session.body.session.id, agentType: 'seo', instruction: 'Audit the blog weekly', cron: '0 9 * * 1', timezone: 'Europe/Berlin' })
+  // Then
+  const schedule = structured(t, created, 'create_schedule').schedule as { id: string; paused: boolean; nextRuns: string[] }
+  t.equal(schedule.nextRuns.length, 5)
+  const listed = structured(t, await call(client, 'list_schedules', {}), 'list_schedules').schedules as { id: string }[]
+  t.same(
+    listed.map((s) => s.id),
+    [schedule.id],
+  )
+  const paused = structured(t, await call(client, 'pause_schedule', { scheduleId: schedule.id }), 'pause_schedule').schedule as { paused: boolean; nextRuns: string[] }
+  t.equal(paused.paused, true)
+  t.same(paused.nextRuns, [])
+  const foreign = await call(await connect(t, service.url, (await aCaller(service.infra, service.url)).key.key), 'delete_schedule', { scheduleId: schedule.id })
+  t.equal(foreign.isError, true, 'another account cannot delete it')
+  t.same(structured(t, await call(client, 'delete_schedule', { scheduleId: schedule.id }), 'delete_schedule'), { deleted: true, scheduleId: schedule.id })
+  t.equal((await caller.api.get(`/v1/schedules/${schedule.id}`)).status, 404)
 })

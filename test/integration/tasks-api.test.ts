@@ -42,6 +42,8 @@ const TASK_FIELDS = [
   'rerunOf',
   'reruns',
   'result',
+  'scheduleId',
+  'scheduledFor',
   'sessionId',
   'startedAt',
   'status',
@@ -91,7 +93,7 @@ t.test('POST /v1/tasks answers 201 { task }: pending, with exactly the spec Task
   t.equal(res.status, 201)
   t.same(Object.keys(res.body), ['task'], 'the body is { task }')
   const task = res.body.task
-  t.same(Object.keys(task ?? {}).sort(), TASK_FIELDS, 'the spec Task fields, parentTaskId, the re-run links, priority, title, usage and costUsd, nothing else')
+  t.same(Object.keys(task ?? {}).sort(), TASK_FIELDS, 'the spec Task fields, parentTaskId, the re-run links, the schedule link, priority, title, usage and costUsd, nothing else')
   t.match(task, {
     id: UUID,
     sessionId,
@@ -291,7 +293,7 @@ t.test('GET /v1/tasks: newest first, filters, pagination, 404 and 400, accounts 
   t.equal(all.status, 200)
   t.same(idsOf(all), [t5, t4, t3, t2, t1], 'newest first')
   t.same(all.body.pagination, { page: 1, limit: 25, total: 5, totalPages: 1, totalExact: true, nextCursor: null }, 'defaults page 1, limit 25; one page: no next cursor')
-  for (const task of all.body.tasks) t.same(Object.keys(task).sort(), TASK_FIELDS, 'listed tasks have the spec fields, parentTaskId and the re-run links only')
+  for (const task of all.body.tasks) t.same(Object.keys(task).sort(), TASK_FIELDS, 'listed tasks have the spec fields, parentTaskId, the re-run links and the schedule link only')
   t.same(idsOf(await list(`?sessionId=${s1}`)), [t5, t2, t1], 'by session')
   t.same(idsOf(await list('?status=pending')), [t5, t4, t3, t2, t1], 'status pending')
   const completed = await list('?status=completed')

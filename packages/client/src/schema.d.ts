@@ -233,6 +233,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's schedules, newest first
+         * @description The caller's schedules (paused ones too, deleted ones not), newest first, optionally of one session; paginated like tasks.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule: a task with this brief at each tick of a cron expression or interval
+         * @description Creates a task with the given brief at each tick: of `cron` (5 or 6 fields, read in `timezone`, so 09:00 Europe/Berlin stays 09:00 there across DST) or of `every` (at least 1s). Each tick creates exactly one task (scheduleId and scheduledFor set), or is recorded as skipped with why: overlap (overlap skip, the previous task still pending or running), budget_exhausted, rate_limited, session_missing, outside_catchup_window. Ticks do not spend the account's HTTP rate limits. An account has at most SCHEDULES_PER_ACCOUNT schedules (500 by default, paused ones count): 409 schedule_limit_reached past it. 404 for a session not the caller's.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A schedule, its next fire times and its latest ticks
+         * @description A schedule with its next five fire times and its latest ticks (recentFirings, newest first): each with the task it created, or skipped with why. Another account's schedule is not found.
+         */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a schedule: no tick fires after this
+         * @description Deletes a schedule: no tick fires after this; the tasks it created stay. Another account's schedule is not found.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a schedule, pause it ({ paused: true }) or resume it
+         * @description Changes any of a schedule's fields. `cron` replaces `every` and the reverse. A change of cron, every or timezone, and a resumption, start the schedule afresh from now: ticks missed before are not caught up. Another account's schedule is not found.
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -536,7 +588,7 @@ export interface components {
              * @description The code a POST /v1/tasks of this body alone would have answered
              * @enum {unknown}
              */
-            code: "invalid_request" | "malformed_request" | "budget_exhausted" | "not_found" | "identical_task_pending" | "identical_task_being_created" | "task_already_ended" | "action_not_pending" | "webhook_limit_reached" | "idempotency_key_in_flight" | "conflict" | "rate_limited" | "internal_error" | "unavailable" | "shutting_down" | "not_ready" | "webhooks_disabled";
+            code: "invalid_request" | "malformed_request" | "budget_exhausted" | "not_found" | "identical_task_pending" | "identical_task_being_created" | "task_already_ended" | "action_not_pending" | "webhook_limit_reached" | "schedule_limit_reached" | "idempotency_key_in_flight" | "conflict" | "rate_limited" | "internal_error" | "unavailable" | "shutting_down" | "not_ready" | "webhooks_disabled";
             /**
              * Format: uuid
              * @description With identical_task_pending: the pending task
@@ -550,6 +602,42 @@ export interface components {
             webhook: components["schemas"]["Webhook"];
             /** @description The Standard Webhooks signing secret (`whsec_` + base64 key). Shown only in this response: keep it to verify `webhook-signature` */
             secret: string;
+        };
+        /** CreateScheduleBody */
+        CreateScheduleBody: {
+            /** Format: uuid */
+            sessionId: string;
+            /**
+             * @default growth-marketer
+             * @enum {unknown}
+             */
+            agentType?: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+            /** @description The brief of each task the schedule creates */
+            instruction: string;
+            title?: string | null;
+            /**
+             * @default normal
+             * @enum {unknown}
+             */
+            priority?: "low" | "normal" | "high";
+            /** @description A cron expression of 5 fields (minute hour day month weekday) or 6 (seconds first), read in `timezone`. Exactly one of cron and every. */
+            cron?: string;
+            /** @description An interval of at least 1s: 90s, 15m, 1h, 1d. Ticks fall on multiples of it since 1970-01-01T00:00Z. Exactly one of cron and every. */
+            every?: string;
+            /**
+             * @description An IANA time zone name the cron expression is read in, e.g. Europe/Berlin
+             * @default UTC
+             */
+            timezone?: string;
+            /**
+             * @description skip (the default): a tick creates no task while the schedule's previous one is pending or running, and is recorded as skipped; allow: every tick creates a task
+             * @enum {unknown}
+             */
+            overlap?: "skip" | "allow";
+            /** @description How late a tick may still fire after a time when no scheduler ran (default 1m); older ticks are recorded as skipped (outside_catchup_window) */
+            catchupWindow?: string;
+            /** @description A paused schedule fires nothing; resuming does not catch up the ticks missed meanwhile */
+            paused?: boolean;
         };
         /** CreateSessionBody */
         CreateSessionBody: {
@@ -682,10 +770,10 @@ export interface components {
             /** @description What went wrong, for people; a validation error names the field first (`body.name: …`) */
             error: string;
             /**
-             * @description Stable, for programs: `identical_task_pending`: an identical brief is pending in this session; `existingTaskId` names its task; `identical_task_being_created`: an identical brief is being created at this moment; retry shortly; `task_already_ended`: the task has already ended; `action_not_pending`: the action is not awaiting approval; `webhook_limit_reached`: the account has as many webhooks as it may; `idempotency_key_in_flight`: a request with the same Idempotency-Key is still being answered; `conflict`: a concurrent change won
+             * @description Stable, for programs: `identical_task_pending`: an identical brief is pending in this session; `existingTaskId` names its task; `identical_task_being_created`: an identical brief is being created at this moment; retry shortly; `task_already_ended`: the task has already ended; `action_not_pending`: the action is not awaiting approval; `webhook_limit_reached`: the account has as many webhooks as it may; `schedule_limit_reached`: the account has as many schedules as it may (SCHEDULES_PER_ACCOUNT, paused ones count); `idempotency_key_in_flight`: a request with the same Idempotency-Key is still being answered; `conflict`: a concurrent change won
              * @enum {string}
              */
-            code: "identical_task_pending" | "identical_task_being_created" | "task_already_ended" | "action_not_pending" | "webhook_limit_reached" | "idempotency_key_in_flight" | "conflict";
+            code: "identical_task_pending" | "identical_task_being_created" | "task_already_ended" | "action_not_pending" | "webhook_limit_reached" | "schedule_limit_reached" | "idempotency_key_in_flight" | "conflict";
             /**
              * Format: uuid
              * @description With `identical_task_pending`: the pending task
@@ -746,6 +834,11 @@ export interface components {
             /** @description The last 100 attempts, newest first */
             deliveries: components["schemas"]["Delivery"][];
         };
+        /** ListSchedulesResponse */
+        ListSchedulesResponse: {
+            schedules: components["schemas"]["Schedule"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         /** ListSessionsResponse */
         ListSessionsResponse: {
             sessions: components["schemas"]["Session"][];
@@ -786,6 +879,54 @@ export interface components {
              * @description Until then (24 h) every delivery carries a second signature, made with the secret this one replaces: switch receivers over before it
              */
             previousSecretValidUntil: string;
+        };
+        /** Schedule */
+        Schedule: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            sessionId: string;
+            /**
+             * @description One of the ten agent types
+             * @enum {unknown}
+             */
+            agentType: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+            instruction: string;
+            title: string | null;
+            /** @enum {unknown} */
+            priority: "low" | "normal" | "high";
+            cron: string | null;
+            every: string | null;
+            timezone: string;
+            /**
+             * @description skip (the default): a tick creates no task while the schedule's previous one is pending or running, and is recorded as skipped; allow: every tick creates a task
+             * @enum {unknown}
+             */
+            overlap: "skip" | "allow";
+            catchupWindow: string;
+            paused: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The next five fire times; [] while paused */
+            nextRuns: string[];
+            /** @description The latest ticks, newest first (up to 20): each with its task, or skipped with why */
+            recentFirings: ({
+                /** Format: date-time */
+                scheduledFor: string;
+                /** Format: uuid */
+                taskId: string;
+            } | {
+                /** Format: date-time */
+                scheduledFor: string;
+                /** @enum {unknown} */
+                skipped: "overlap" | "budget_exhausted" | "rate_limited" | "session_missing" | "outside_catchup_window";
+                /** @description For outside_catchup_window: how many ticks were missed */
+                missedTicks?: number;
+            })[];
+        };
+        /** ScheduleResponse */
+        ScheduleResponse: {
+            schedule: components["schemas"]["Schedule"];
         };
         /** Session */
         Session: {
@@ -838,6 +979,8 @@ export interface components {
             rerunOf?: string | null;
             /** @description The re-runs of this task, oldest first; [] if none */
             reruns?: string[];
+            scheduleId?: string | null;
+            scheduledFor?: string | null;
             instruction?: string | null;
             result?: string | null;
             error?: string | null;
@@ -1020,7 +1163,7 @@ export interface components {
                 title: string | null;
                 /** @enum {unknown} */
                 priority: "low" | "normal" | "high";
-                /** @description SHA-256 of session, agent and normalized instruction; identical briefs share it. */
+                /** @description SHA-256 of session, agent and normalized instruction; identical briefs share it. A schedule's task has its tick's (schedule and scheduledFor). */
                 fingerprint: string;
                 /** @description For a delegated task, the supervisor task it is part of; else null. */
                 parentTaskId: string | null;
@@ -1029,6 +1172,16 @@ export interface components {
                  * @description On a re-run only: the task it repeats, whose TaskRerunCreated (subject mats.reruns.<accountId>.<that task>.TaskRerunCreated) was stored with this event, atomically.
                  */
                 rerunOf?: string;
+                /**
+                 * Format: uuid
+                 * @description On a schedule's task only: the schedule whose tick created it; its ScheduleFired (subject mats.schedule.<accountId>.<scheduleId>.ScheduleFired) was stored with this event, atomically.
+                 */
+                scheduleId?: string;
+                /**
+                 * Format: date-time
+                 * @description On a schedule's task only: the tick it was created for.
+                 */
+                scheduledFor?: string;
                 /** @description The UTC month of the task's creation, which it is billed to. */
                 billingMonth: string;
                 /** @description An amount of money in micro-USD (1 USD = 1 000 000). */
@@ -1192,6 +1345,40 @@ export interface components {
                 /** @description The API key id that issued the request; null for operator commands and worker events. */
                 keyId: string | null;
             };
+        };
+        /** UpdateScheduleBody */
+        UpdateScheduleBody: {
+            /**
+             * @default growth-marketer
+             * @enum {unknown}
+             */
+            agentType?: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+            /** @description The brief of each task the schedule creates */
+            instruction?: string;
+            title?: string | null;
+            /**
+             * @default normal
+             * @enum {unknown}
+             */
+            priority?: "low" | "normal" | "high";
+            /** @description A cron expression of 5 fields (minute hour day month weekday) or 6 (seconds first), read in `timezone`. Exactly one of cron and every. */
+            cron?: string;
+            /** @description An interval of at least 1s: 90s, 15m, 1h, 1d. Ticks fall on multiples of it since 1970-01-01T00:00Z. Exactly one of cron and every. */
+            every?: string;
+            /**
+             * @description An IANA time zone name the cron expression is read in, e.g. Europe/Berlin
+             * @default UTC
+             */
+            timezone?: string;
+            /**
+             * @description skip (the default): a tick creates no task while the schedule's previous one is pending or running, and is recorded as skipped; allow: every tick creates a task
+             * @enum {unknown}
+             */
+            overlap?: "skip" | "allow";
+            /** @description How late a tick may still fire after a time when no scheduler ran (default 1m); older ticks are recorded as skipped (outside_catchup_window) */
+            catchupWindow?: string;
+            /** @description A paused schedule fires nothing; resuming does not catch up the ticks missed meanwhile */
+            paused?: boolean;
         };
         /** UpdateSessionBody */
         UpdateSessionBody: {
@@ -1719,6 +1906,8 @@ export interface operations {
             query?: {
                 /** @description Only the tasks of this session */
                 sessionId?: string;
+                /** @description Only the tasks this schedule created */
+                scheduleId?: string;
                 /** @description Only the tasks in this status */
                 status?: "pending" | "running" | "completed" | "failed";
                 /** @description Only the tasks of this agent */
@@ -2409,6 +2598,435 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": components["schemas"]["TaskEventStreamItem"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description Only the schedules of this session */
+                sessionId?: string;
+                /** @description Which page, from 1 */
+                page?: number;
+                /** @description How many items a page holds */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of schedules */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSchedulesResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleBody"];
+            };
+        };
+        responses: {
+            /** @description The schedule, with its next five fire times */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Conflict: an identical task is already pending, a request with the same Idempotency-Key is still in flight, (cancelling) the task has already ended, or (deciding) the action is not awaiting approval */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule, as POST /v1/schedules answered it */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule, as POST /v1/schedules answered it */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error; the message names the field */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description NATS or MongoDB is out of reach for now; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule, as POST /v1/schedules answered it */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any fields; cron replaces every and the reverse */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleBody"];
+            };
+        };
+        responses: {
+            /** @description The schedule as it now stands */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
                 };
             };
             /** @description Validation error; the message names the field */

@@ -11,7 +11,7 @@ export function rolesFrom(value: string | undefined): Set<Role> {
   const role = value ?? 'all'
   if (role === 'all') return new Set(ROLES)
   if ((ROLES as readonly string[]).includes(role)) return new Set([role as Role])
-  throw new UsageError(`--role must be one of api, worker, projector, webhooks, all (got "${role}")`)
+  throw new UsageError(`--role must be one of api, worker, projector, webhooks, scheduler, all (got "${role}")`)
 }
 
 export async function start(config: Config, args: string[]): Promise<void> {

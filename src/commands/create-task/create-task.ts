@@ -1,7 +1,7 @@
 import type { AgentType } from '../../domain/agents/catalogue.js'
 import { ConflictError } from '../../domain/errors.js'
 import { usdToMicros } from '../../domain/money.js'
-import { billingMonth, taskFingerprint } from '../../domain/tasks/identity.js'
+import { billingMonth, taskFingerprint, tickFingerprint } from '../../domain/tasks/identity.js'
 import { decideCreateTask, Task, type Priority, type TaskCreated, type TaskEvent, type TaskState, type TaskType } from '../../domain/tasks/task.js'
 import type { CommandContext } from '../context.js'
 import { EventStoreUnavailableError } from '../../infra/nats/event-store.js'
@@ -27,6 +27,8 @@ export interface CreateTask {
   readonly priority: Priority
   readonly taskType?: TaskType
   readonly parentTaskId?: string | null
+  /** A schedule's tick creating the task: carried on TaskCreated, and the task's identity is the tick's (ADR 0039). */
+  readonly tick?: { readonly scheduleId: string; readonly scheduledFor: string }
 }
 
 /**
@@ -52,7 +54,7 @@ export async function createChecked(
   const appendBy = Date.now() + answerWithinMs(infra) - infra.config.NATS_TIMEOUT_MS
   const now = infra.clock()
   const reservedMicros = usdToMicros(infra.config.TASK_RESERVATION_USD)
-  const fingerprint = taskFingerprint(input.sessionId, input.agentType, input.instruction)
+  const fingerprint = input.tick ? tickFingerprint(input.tick.scheduleId, input.tick.scheduledFor) : taskFingerprint(input.sessionId, input.agentType, input.instruction)
   const lock = PendingTasks.key(accountId, fingerprint)
   // The three checks at once: a POST waits for the slowest, not for their sum. A refusal
   // is the first in this order (404, 402, 409), whatever answered first.
@@ -80,6 +82,7 @@ export async function createChecked(
       parentTaskId: input.parentTaskId ?? null,
       billingMonth: billingMonth(now),
       reservedMicros,
+      ...(input.tick ?? {}),
     }
     const executed = await append(created)
     if (executed.state.status === 'absent') throw new Error('task creation appended no TaskCreated')

@@ -9,6 +9,7 @@ import type { ApiKeyEvent } from '../accounts/api-key.js'
 import type { ActionEvent } from '../actions/action.js'
 import type { Recorded } from '../message.js'
 import type { SessionEvent } from '../sessions/session.js'
+import type { ScheduleEvent } from '../schedules/schedule.js'
 import type { TaskRerunsEvent } from '../tasks/reruns.js'
 import type { TaskEvent } from '../tasks/task.js'
 import type { WebhookEvent } from '../webhooks/webhook.js'
@@ -19,6 +20,7 @@ export { Micros, Uuid, type EventData } from './common.js'
 export { Envelope, Metadata } from './envelope.js'
 export { readEventData, type ReadData } from './read.js'
 export { EVENT_REGISTRY, type EventRegistry, type EventSpec, type Upcaster } from './registry.js'
+export * from './schedules.js'
 export * from './sessions.js'
 export * from './tasks.js'
 export * from './webhooks.js'
@@ -39,7 +41,17 @@ export type {
   TaskStarted,
 } from '../tasks/task.js'
 export type { TaskRerunCreated, TaskRerunsEvent } from '../tasks/reruns.js'
+export type {
+  ScheduleChanged,
+  ScheduleCreated,
+  ScheduleDeleted,
+  ScheduleEvent,
+  ScheduleFired,
+  SchedulePaused,
+  ScheduleResumed,
+  ScheduleTickSkipped,
+} from '../schedules/schedule.js'
 export type { WebhookDeleted, WebhookEvent, WebhookRegistered, WebhookSecretResealed, WebhookSecretRotated } from '../webhooks/webhook.js'
 
 /** Any event mats writes, as read from a stream: narrow it on `type`. */
-export type MatsEvent = Recorded<AccountEvent | ApiKeyEvent | SessionEvent | TaskEvent | TaskRerunsEvent | ActionEvent | WebhookEvent>
+export type MatsEvent = Recorded<AccountEvent | ApiKeyEvent | SessionEvent | TaskEvent | TaskRerunsEvent | ScheduleEvent | ActionEvent | WebhookEvent>

@@ -4,12 +4,14 @@ import { ApiKey } from '../accounts/api-key.js'
 import { Action } from '../actions/action.js'
 import type { Aggregate, AggregateCategory, EventDraft } from '../message.js'
 import { Session } from '../sessions/session.js'
+import { Schedule } from '../schedules/schedule.js'
 import { TaskReruns } from '../tasks/reruns.js'
 import { Task } from '../tasks/task.js'
 import { Webhook } from '../webhooks/webhook.js'
 import { AccountBudgetChangedData, AccountCreatedData, ApiKeyCreatedData, ApiKeyRevokedData } from './accounts.js'
 import { ActionApprovedData, ActionExecutedData, ActionExecutionFailedData, ActionRejectedData } from './actions.js'
 import { SessionAutonomyChangedData, SessionCreatedData, SessionFactLearnedData } from './sessions.js'
+import * as schedules from './schedules.js'
 import * as tasks from './tasks.js'
 import { WebhookDeletedData, WebhookRegisteredData, WebhookSecretResealedData, WebhookSecretRotatedData } from './webhooks.js'
 
@@ -67,6 +69,15 @@ export const EVENT_REGISTRY: EventRegistry = {
     TaskFailed: tasks.TaskFailedData,
   }),
   ...specsOf(TaskReruns, { TaskRerunCreated: tasks.TaskRerunCreatedData }),
+  ...specsOf(Schedule, {
+    ScheduleCreated: schedules.ScheduleCreatedData,
+    ScheduleChanged: schedules.ScheduleChangedData,
+    SchedulePaused: schedules.SchedulePausedData,
+    ScheduleResumed: schedules.ScheduleResumedData,
+    ScheduleDeleted: schedules.ScheduleDeletedData,
+    ScheduleFired: schedules.ScheduleFiredData,
+    ScheduleTickSkipped: schedules.ScheduleTickSkippedData,
+  }),
   ...specsOf(Action, { ActionApproved: ActionApprovedData, ActionRejected: ActionRejectedData, ActionExecuted: ActionExecutedData, ActionExecutionFailed: ActionExecutionFailedData }),
   ...specsOf(Webhook, {
     WebhookRegistered: WebhookRegisteredData,

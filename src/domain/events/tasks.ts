@@ -35,12 +35,17 @@ export const TaskCreatedData = Type.Object({
   instruction: Instruction(),
   title: Nullable(Type.String({ maxLength: 200 })),
   priority: Type.Enum([...PRIORITIES]),
-  fingerprint: Sha256Hex('SHA-256 of session, agent and normalized instruction; identical briefs share it.'),
+  fingerprint: Sha256Hex("SHA-256 of session, agent and normalized instruction; identical briefs share it. A schedule's task has its tick's (schedule and scheduledFor)."),
   parentTaskId: Nullable(Type.String({ format: 'uuid' }), { description: 'For a delegated task, the supervisor task it is part of; else null.' }),
   // Optional in v1 for good: written only on a re-run (POST /v1/tasks/{taskId}/rerun).
   rerunOf: Type.Optional(
     UuidOf('On a re-run only: the task it repeats, whose TaskRerunCreated (subject mats.reruns.<accountId>.<that task>.TaskRerunCreated) was stored with this event, atomically.'),
   ),
+  // Optional in v1 for good: written only on a schedule's tick (ADR 0039).
+  scheduleId: Type.Optional(
+    UuidOf("On a schedule's task only: the schedule whose tick created it; its ScheduleFired (subject mats.schedule.<accountId>.<scheduleId>.ScheduleFired) was stored with this event, atomically."),
+  ),
+  scheduledFor: Type.Optional(Type.String({ format: 'date-time', description: "On a schedule's task only: the tick it was created for." })),
   ...Billing,
 })
 export const TaskStartedData = Type.Object({

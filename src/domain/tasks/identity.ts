@@ -16,6 +16,14 @@ export function taskFingerprint(sessionId: string, agentType: string, instructio
     .digest('hex')
 }
 
+/**
+ * A schedule's task is identified by its tick, not its brief: with overlap `allow` a tick
+ * creates its task while the previous tick's identical one is still pending (ADR 0039).
+ */
+export function tickFingerprint(scheduleId: string, scheduledFor: string): string {
+  return createHash('sha256').update(`schedule\n${scheduleId}\n${scheduledFor}`).digest('hex')
+}
+
 /** The UTC calendar month a task is billed to: `YYYY-MM`. */
 export function billingMonth(at: Date): string {
   return at.toISOString().slice(0, 7)

@@ -49,6 +49,23 @@ export class EventStore {
   }
 
   /**
+   * An aggregate known at `known.version` brought up to the log: only the events after it are
+   * read (a long-lived aggregate such as a schedule is not read whole again after each race).
+   */
+  async catchUp<State, Event extends EventDraft>(
+    aggregate: Aggregate<State, Event>,
+    key: AggregateKey,
+    known: { readonly state: State; readonly version: number },
+    options: LoadOptions = {},
+  ): Promise<{ state: State; version: number }> {
+    const filter = aggregateSubjects(aggregate.category, key.accountId, key.aggregateId)
+    const read = await this.reader.read(streamOf(aggregate.category), filter, known.version + 1, options.atLeast)
+    let state = known.state
+    for (const event of read.events) state = aggregate.evolve(state, event as unknown as Event)
+    return { state, version: Math.max(known.version, read.lastSeq) }
+  }
+
+  /**
    * Appends a decision's drafts, all or none (invariant 5), guarded by `expectedVersion`
    * (the last sequence on the aggregate's subjects): should another writer have appended
    * since, nothing is stored and the append fails with ConcurrencyError. One event is a plain
@@ -110,6 +127,29 @@ export class EventStore {
     let seq = (await this.publisher.publishBatch(stream, all)) - all.length
     const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
     return [decided.map(stamp) as unknown as Recorded<Event>[], recorded.map(stamp) as unknown as Recorded<RecordEvent>[]]
+  }
+
+  /**
+   * Two decisions on aggregates of two kinds in one stream, each guarded by its own version,
+   * as one atomic batch (a schedule's tick and the task it creates, ADR 0039): all or none.
+   */
+  async appendPair<A, AE extends EventDraft, B, BE extends EventDraft>(
+    first: { readonly aggregate: Aggregate<A, AE>; readonly part: AppendPart<AE> },
+    second: { readonly aggregate: Aggregate<B, BE>; readonly part: AppendPart<BE> },
+    options: Omit<AppendOptions, 'expectedVersion'>,
+  ): Promise<[Recorded<AE>[], Recorded<BE>[]]> {
+    const stream = streamOf(first.aggregate.category)
+    if (streamOf(second.aggregate.category) !== stream) throw new RangeError(`${second.aggregate.category} is not in ${stream}`)
+    const plan = <S, E extends EventDraft>(aggregate: Aggregate<S, E>, part: AppendPart<E>): Planned[] => {
+      const guard = { expected: part.expectedVersion, subjects: aggregateSubjects(aggregate.category, part.key.accountId, part.key.aggregateId) }
+      return part.drafts.map((draft, i) => ({ ...toEnvelope(aggregate, part.key, draft, options), guard: i === 0 ? guard : null }))
+    }
+    const a = plan(first.aggregate, first.part)
+    const b = plan(second.aggregate, second.part)
+    if (a.length + b.length === 0) return [[], []]
+    let seq = (await this.publisher.publishBatch(stream, [...a, ...b])) - a.length - b.length
+    const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
+    return [a.map(stamp) as unknown as Recorded<AE>[], b.map(stamp) as unknown as Recorded<BE>[]]
   }
 
   /**

@@ -13,7 +13,11 @@ export const STREAMS = {
   MATS_SESSIONS: { subjects: [`${SUBJECT_ROOT}.session.>`], categories: ['session'] },
   // Decisions on actions share the task stream: one projection reads a proposal and its decision in log order.
   // So do the re-runs of a task: stored in one atomic batch with the re-run's TaskCreated (ADR 0038).
-  MATS_TASKS: { subjects: [`${SUBJECT_ROOT}.task.>`, `${SUBJECT_ROOT}.action.>`, `${SUBJECT_ROOT}.reruns.>`], categories: ['task', 'action', 'reruns'] },
+  // So do schedules: a tick's ScheduleFired is stored in one atomic batch with its task's TaskCreated (ADR 0039).
+  MATS_TASKS: {
+    subjects: [`${SUBJECT_ROOT}.task.>`, `${SUBJECT_ROOT}.action.>`, `${SUBJECT_ROOT}.reruns.>`, `${SUBJECT_ROOT}.schedule.>`],
+    categories: ['task', 'action', 'reruns', 'schedule'],
+  },
   MATS_WEBHOOKS: { subjects: [`${SUBJECT_ROOT}.webhook.>`], categories: ['webhook'] },
 } as const satisfies Record<string, { subjects: readonly string[]; categories: readonly AggregateCategory[] }>
 
