@@ -108,6 +108,7 @@ export class FanOutLane {
         try {
           read = await this.deps.read(this.accountId, cursor.seq + 1, FAN_OUT_PAGE, this.heard)
           if (read.lastSeq <= cursor.seq) return
+          await this.recordUndecodable(read)
           await this.fanOut(read.events)
         } finally {
           slot.release()
@@ -165,6 +166,11 @@ export class FanOutLane {
       await this.deps.poison.record({ stream: 'MATS_TASKS', seq, subject, reason }, CONSUMER)
       throw err
     }
+  }
+
+  /** Messages of the account that are not events: skipped, and recorded once by this consumer as the projectors record them. */
+  private async recordUndecodable(read: Read): Promise<void> {
+    for (const { seq, subject, reason } of read.undecodable) await this.deps.poison.record({ stream: 'MATS_TASKS', seq, subject, reason }, CONSUMER)
   }
 
   private later(ms: number): void {

@@ -5,19 +5,22 @@ import { EventStoreUnavailableError } from './event-store-errors.js'
 
 const BATCH = 256
 
-/** The events read, and the sequence of the last message read (0 if none), event or not. */
+/** The events read, the messages that were not events, and the sequence of the last message read (0 if none). */
 export interface Read {
   readonly events: readonly RecordedEvent[]
+  readonly undecodable: readonly UndecodableMessageError[]
   readonly lastSeq: number
 }
 
 class Collected implements Read {
   readonly events: RecordedEvent[] = []
+  readonly undecodable: UndecodableMessageError[] = []
   lastSeq = 0
 
   add(msg: StoredMsg): void {
     const decoded = tryDecodeEvent(msg)
-    if (!(decoded instanceof UndecodableMessageError)) this.events.push(decoded)
+    if (decoded instanceof UndecodableMessageError) this.undecodable.push(decoded)
+    else this.events.push(decoded)
     this.lastSeq = msg.seq
   }
 }
@@ -35,8 +38,8 @@ export class LogReader {
   /**
    * Events on `filter` from `fromSeq`, at least up to `atLeast` when the caller knows the log
    * holds that much, and the sequence of the last message read. A message that is not an
-   * event is skipped (the projectors record it, poison-messages.ts): one bad message must not
-   * make an aggregate or an account unreadable.
+   * event is set apart in `undecodable` (a consumer records it, poison-messages.ts): one bad
+   * message must not make an aggregate or an account unreadable.
    */
   async read(stream: string, filter: string, fromSeq: number, atLeast = 0): Promise<Read> {
     const direct = await this.readDirect(stream, filter, fromSeq)
