@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import t, { type Test } from 'tap'
 import { startService } from '../../src/service.js'
-import { LIVE_EVENTS_CONSUMER_PREFIX } from '../../src/queries/live-tap.js'
+import { liveConsumers } from '../helpers/live-consumers.js'
 import type { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -66,12 +66,6 @@ const ended = (taskIds: readonly string[]) => (received: Received[]) => taskIds.
 async function accountLog(accountId: string): Promise<Received[]> {
   const events = [...(await taskHistories(service.infra)).values()].flat().filter((e) => e.accountId === accountId)
   return events.sort((a, b) => a.seq - b.seq).map((e) => ({ seq: e.seq, type: e.type, accountId: e.accountId, taskId: e.aggregateId }))
-}
-
-async function feedConsumers(): Promise<string[]> {
-  const names: string[] = []
-  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
-  return names
 }
 
 t.test(
@@ -140,15 +134,15 @@ t.test('given a client that read part of the feed and left, when it resumes with
 
 t.test('given feeds of two accounts open on one API process, then one consumer serves all fifty; once they close, none is left', async (t) => {
   const callers = [await aCaller(service.infra, service.url), await aCaller(service.infra, service.url)]
-  t.same(await feedConsumers(), [], 'none before')
+  t.same(await liveConsumers(jsm), [], 'none before')
   const feeds = await Promise.all(Array.from({ length: 50 }, (_, i) => feedOf(callers[i % 2] as Caller)))
   t.same(
     feeds.map((f) => f.status),
     Array(50).fill(200),
   )
-  t.equal((await feedConsumers()).length, 1, 'one consumer for fifty open feeds (as fifty consoles in Live mode)')
+  t.equal((await liveConsumers(jsm)).length, 1, 'one consumer for fifty open feeds (as fifty consoles in Live mode)')
   for (const feed of feeds) feed.close()
-  await until('the shared consumer to be deleted once the last feed closed', async () => (await feedConsumers()).length === 0, RUN_DEADLINE_MS)
+  await until('the shared consumer to be deleted once the last feed closed', async () => (await liveConsumers(jsm)).length === 0, RUN_DEADLINE_MS)
 })
 
 t.test('given a bad Last-Event-ID or no key, then a JSON { error } before any stream', async (t) => {
@@ -158,7 +152,7 @@ t.test('given a bad Last-Event-ID or no key, then a JSON { error } before any st
   t.match(JSON.parse(bad.text), { error: /^headers\.last-event-id: /, code: 'invalid_request' }, 'names the header')
   const anonymous = await fetch(`${service.url}/v1/events`)
   t.equal(anonymous.status, 401)
-  t.same(await feedConsumers(), [])
+  t.same(await liveConsumers(jsm), [])
 })
 
 t.test('given an account at SSE_MAX_STREAMS_PER_ACCOUNT, when it opens one more feed, then 429 rate_limited; task streams and account feeds share the cap', async (t) => {
@@ -182,5 +176,5 @@ t.test('given an open feed, when its API process stops, then the stream ends and
   t.same(await feed.next(), { comment: 'keep-alive' }, 'open and idle')
   await api.stop()
   t.same(await feed.rest(), [], 'the stream ended cleanly; the client resumes elsewhere with Last-Event-ID')
-  await until('the consumer to be deleted', async () => (await feedConsumers()).length === 0, RUN_DEADLINE_MS)
+  await until('the consumer to be deleted', async () => (await liveConsumers(jsm)).length === 0, RUN_DEADLINE_MS)
 })

@@ -3,7 +3,7 @@ import type { JetStreamManager } from '@nats-io/jetstream'
 import t from 'tap'
 import { startService } from '../../src/service.js'
 import { Task } from '../../src/domain/tasks/task.js'
-import { LIVE_EVENTS_CONSUMER_PREFIX } from '../../src/queries/live-tap.js'
+import { liveConsumers } from '../helpers/live-consumers.js'
 import type { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody, endedTaskDrafts, type Caller } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -31,12 +31,6 @@ async function consumersOnServer(jsm: JetStreamManager): Promise<number> {
   return total
 }
 
-async function liveConsumers(): Promise<string[]> {
-  const names: string[] = []
-  for await (const info of infra.jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
-  return names
-}
-
 async function aSession(api: ApiClient): Promise<string> {
   return (await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
 }
@@ -58,7 +52,7 @@ t.test(
     const sessions = await Promise.all(callers.map((c) => aSession(c.api)))
     // One task first, so that whatever a process opens once (the budget's live view) is open before counting.
     await aTask(callers[0]?.api as ApiClient, sessions[0] as string)
-    await until('no live consumer left from before', async () => (await liveConsumers()).length === 0, RUN_DEADLINE_MS)
+    await until('no live consumer left from before', async () => (await liveConsumers(infra.jsm)).length === 0, RUN_DEADLINE_MS)
     const before = await consumersOnServer(infra.jsm)
     const caller = (i: number) => callers[i % 2] as Caller
     const session = (i: number) => sessions[i % 2] as string
@@ -92,7 +86,7 @@ t.test(
     )
     await until('every reader to leave the hub', () => hub.size === 0, RUN_DEADLINE_MS)
     await until('the shared consumer to be deleted once idle', async () => (await consumersOnServer(infra.jsm)) === before && !hub.consuming, RUN_DEADLINE_MS)
-    t.same(await liveConsumers(), [], 'no live consumer left on the server')
+    t.same(await liveConsumers(infra.jsm), [], 'no live consumer left on the server')
   },
 )
 

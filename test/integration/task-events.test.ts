@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats'
 import t, { type Test } from 'tap'
 import { startService } from '../../src/service.js'
 import { CONSUMER_PREFIX as CANCELLATIONS } from '../../consumers/worker/cancellations.js'
-import { LIVE_EVENTS_CONSUMER_PREFIX } from '../../src/queries/live-tap.js'
+import { liveConsumers } from '../helpers/live-consumers.js'
 import type { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
@@ -56,13 +56,6 @@ async function otherConsumers(): Promise<string[]> {
   return names.sort()
 }
 
-/** The API processes' shared live consumers on MATS_TASKS (one per process while anything follows a task live). */
-async function liveConsumers(): Promise<string[]> {
-  const names: string[] = []
-  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
-  return names
-}
-
 /** Streams and waits the API process follows live now (its hub's registrations). */
 const liveReaders = (api: { infra: typeof service.infra } = service): number => api.infra.liveEvents.size
 
@@ -76,7 +69,7 @@ t.test('given a pending task, when a client follows it and a worker then runs it
   const created = await nextEvent(stream)
   t.equal(created?.event, 'TaskCreated', 'the history first')
   await until('the stream to follow the task live', () => liveReaders() === 1)
-  t.equal((await liveConsumers()).length, 1, "followed through the process's one shared consumer")
+  t.equal((await liveConsumers(jsm)).length, 1, "followed through the process's one shared consumer")
 
   await startWorker(t)
   const live = await stream.rest()
@@ -98,7 +91,7 @@ t.test('given a pending task, when a client follows it and a worker then runs it
     t.match(body, { type: event?.event, aggregateId: taskId, accountId: caller.account.id })
   }
   await until('the stream to leave the hub once it ended', () => liveReaders() === 0)
-  await until('the shared consumer to be deleted once nothing follows', async () => (await liveConsumers()).length === 0)
+  await until('the shared consumer to be deleted once nothing follows', async () => (await liveConsumers(jsm)).length === 0)
 })
 
 t.test('given an ended task, when a client resumes with Last-Event-ID, then it gets only the later events; past the terminal event, an empty stream that ends', async (t) => {
@@ -149,7 +142,7 @@ t.test('given 20 streams followed live to their end, then no consumer is left on
   const taskIds = await Promise.all(Array.from({ length: 20 }, () => aTask(caller.api)))
   const streams = await Promise.all(taskIds.map((taskId) => eventsOf(caller, taskId)))
   await until('all 20 streams to follow their task live', () => liveReaders() === 20)
-  t.equal((await liveConsumers()).length, 1, 'one shared consumer for all 20 streams')
+  t.equal((await liveConsumers(jsm)).length, 1, 'one shared consumer for all 20 streams')
   await startWorker(t)
   const ends = await Promise.all(streams.map((stream) => stream.rest()))
   t.ok(
@@ -182,7 +175,7 @@ t.test('given an open stream, when its API process stops, then the stream ends a
   t.same(await stream.rest(), [], 'the stream ended cleanly; the client resumes elsewhere with Last-Event-ID')
   t.equal(liveReaders(api), 0, 'the stream left the hub')
   // Left behind, it would stay for the server's 5 minutes of inactivity.
-  await until('the shared consumer to be deleted by the stop', async () => (await liveConsumers()).length === 0)
+  await until('the shared consumer to be deleted by the stop', async () => (await liveConsumers(jsm)).length === 0)
 })
 
 t.test('given HEAD on a pending task, then the stream headers at once, and nothing left behind', async (t) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { JetStreamManager } from '@nats-io/jetstream'
 import t from 'tap'
 import { awaitTaskEnd } from '../../src/queries/await-task-end.js'
-import { LIVE_EVENTS_CONSUMER_PREFIX } from '../../src/queries/live-tap.js'
+import { liveConsumers } from '../helpers/live-consumers.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
@@ -12,13 +12,6 @@ const servers = await startServers(t)
 // The shared live consumer goes as soon as nothing follows (no idle time), so that counts compare plainly.
 const service = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '50', LIVE_EVENTS_IDLE_MS: '0' } })
 const { infra } = service
-
-/** The API process's shared consumers of live task events. */
-async function liveConsumers(jsm: JetStreamManager): Promise<string[]> {
-  const names: string[] = []
-  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
-  return names
-}
 
 /** Every consumer on the server, whatever its stream (event streams and KV buckets alike). */
 async function consumersOnServer(jsm: JetStreamManager): Promise<number> {
