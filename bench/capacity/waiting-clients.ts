@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.js'
 import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
 import { LogReader } from '../../src/infra/nats/log-reader.js'
 import { accountSubjects } from '../../src/infra/nats/subjects.js'
-import { LIVE_EVENTS_CONSUMER_PREFIX } from '../../src/queries/live-tap.js'
+import { liveEventConsumers } from '../../src/queries/live-tap.js'
 import { benchServers, benchService } from '../harness.js'
 import { percentile } from '../stats.js'
 
@@ -113,9 +113,7 @@ async function createdTasks(ctx: AppContext, accountId: string): Promise<{ taskI
 }
 
 async function liveConsumers(ctx: AppContext): Promise<number> {
-  let count = 0
-  for await (const info of ctx.jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) count++
-  return count
+  return (await liveEventConsumers(ctx.jsm)).length
 }
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {

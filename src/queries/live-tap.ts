@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Consumer, ConsumerMessages } from '@nats-io/jetstream'
+import type { Consumer, ConsumerMessages, JetStreamManager } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
@@ -8,6 +8,13 @@ import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
 
 /** The names of the shared consumers begin with this: at most one per API process, while something follows live events. */
 export const LIVE_EVENTS_CONSUMER_PREFIX = 'live_events_'
+
+/** The shared live-event consumers on the server now: what an operator (or a check) counts to see that waiting clients cost none of their own. */
+export async function liveEventConsumers(jsm: JetStreamManager): Promise<string[]> {
+  const names: string[] = []
+  for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
+  return names
+}
 /** Every task event of every account: the hub routes each to the inboxes of its account and task. */
 const ALL_TASK_EVENTS = `${SUBJECT_ROOT}.task.>`
 
