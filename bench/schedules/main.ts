@@ -56,6 +56,14 @@ async function natsPerMinute(monitorUrl: string, seconds: number): Promise<numbe
   return ((after.inMsgs - before.inMsgs + after.outMsgs - before.outMsgs) * 60) / seconds
 }
 
+/** nats-server's messages and the scheduler's CPU (ms), per minute over IDLE_SECONDS. */
+async function idleWindow(scheduler: MatsProcess, monitorUrl: string): Promise<{ msgs: number; cpuMs: number }> {
+  const cpu0 = (await scheduler.stats()).cpuMicros
+  const msgs = await natsPerMinute(monitorUrl, IDLE_SECONDS)
+  const cpu1 = (await scheduler.stats()).cpuMicros
+  return { msgs, cpuMs: ((cpu1 - cpu0) * 60) / IDLE_SECONDS / 1000 }
+}
+
 /** Waits until nats-server carries no more than `quiet` messages in 5 s: the scheduler has loaded what it follows. */
 async function settled(monitorUrl: string, quiet: number, what: string): Promise<void> {
   const started = Date.now()
@@ -65,20 +73,21 @@ async function settled(monitorUrl: string, quiet: number, what: string): Promise
 
 async function idlePhase(store: BenchStore, scheduler: MatsProcess, monitorUrl: string): Promise<void> {
   const rss0 = await rssOf(scheduler)
-  const msgs0 = await natsPerMinute(monitorUrl, IDLE_SECONDS)
+  const { msgs: msgs0, cpuMs: cpu0 } = await idleWindow(scheduler, monitorUrl)
   const bytes0 = await store.streamBytes()
   const started = Date.now()
   await store.createSchedules(SCHEDULES, IDLE_CRON)
   const bytesPerSchedule = ((await store.streamBytes()) - bytes0) / SCHEDULES
   say(`  created ${SCHEDULES} schedules (${IDLE_CRON}) in ${((Date.now() - started) / 1000).toFixed(1)} s; load ${load()}`)
   await store.untilActive(SCHEDULES)
-  await settled(monitorUrl, Math.max(20, msgs0 / 12) * 2, 'the scheduler following them')
+  await settled(monitorUrl, Math.max(20, msgs0 / 12) * 1.5, 'the scheduler following them')
   const rssN = await rssOf(scheduler)
-  const msgsN = await natsPerMinute(monitorUrl, IDLE_SECONDS)
+  const { msgs: msgsN, cpuMs: cpuN } = await idleWindow(scheduler, monitorUrl)
   say(`  scheduler RSS: ${mib(rss0)} MiB with 0 schedules, ${mib(rssN)} MiB with ${SCHEDULES}: ${((rssN - rss0) / SCHEDULES).toFixed(0)} B per schedule`)
   say(
     `  NATS messages per minute (in + out, /varz over ${IDLE_SECONDS} s): ${msgs0.toFixed(0)} with 0, ${msgsN.toFixed(0)} with ${SCHEDULES} idle: ${((msgsN - msgs0) / SCHEDULES).toFixed(3)} per idle schedule per minute`,
   )
+  say(`  scheduler CPU per minute: ${cpu0.toFixed(0)} ms with 0, ${cpuN.toFixed(0)} ms with ${SCHEDULES} idle (it reads the active schedules every SCHEDULER_REFRESH_MS, 2 s)`)
   say(`  MATS_TASKS bytes per schedule created (ScheduleCreated): ${bytesPerSchedule.toFixed(0)}`)
 }
 
