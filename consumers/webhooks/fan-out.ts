@@ -68,7 +68,7 @@ async function fanOutTask(
   const history = await taskHistory(infra, key, sources)
   for (const { event, type } of sources) {
     try {
-      const payload = type.startsWith('action.') ? await actionAsOf(infra, event) : { taskId: key.taskId, data: { task: taskAsOf(history, event) } }
+      const payload = await payloadOf(infra, key.taskId, history, { event, type })
       const body = JSON.stringify({ type, timestamp: event.occurredAt, data: payload.data })
       const subscribers = hooks.filter((hook) => subscribed(hook, type, event))
       await Promise.all(
@@ -84,7 +84,18 @@ async function fanOutTask(
   }
 }
 
-/** Sources by the task they are about, each task's in log order. An action's deliveries queue behind its task's. */
+/** What a delivery says of its event, and the queue (task or schedule) it waits in behind the others of that queue. */
+async function payloadOf(infra: AppContext, taskId: string, history: TaskHistory, { event, type }: Source): Promise<{ taskId: string; data: object }> {
+  if (type.startsWith('action.')) return actionAsOf(infra, event)
+  // A schedule's event as the log has it (docs/events.md), with its schedule: its deliveries queue per schedule.
+  if (type.startsWith('schedule.')) {
+    const data = typeof event.data === 'object' && event.data !== null ? event.data : {}
+    return { taskId: event.aggregateId, data: { scheduleId: event.aggregateId, ...data } }
+  }
+  return { taskId, data: { task: taskAsOf(history, event) } }
+}
+
+/** Sources by the task (or schedule) they are about, each task's in log order. An action's deliveries queue behind its task's. */
 function byTask(sources: readonly Source[]): Map<string, Source[]> {
   const tasks = new Map<string, Source[]>()
   for (const source of sources) {
@@ -100,9 +111,9 @@ function subscribed(hook: WebhookDoc, type: WebhookEventType, event: RecordedEve
   return hook.events.includes(type) && hook.createdAt <= event.occurredAt
 }
 
-/** The task's history up to its last event in the page, read once (none when the page holds only decisions on its actions). */
+/** The task's history up to its last event in the page, read once (none when the page holds only decisions on its actions, or a schedule's events). */
 async function taskHistory(infra: AppContext, key: { accountId: string; taskId: string }, sources: readonly Source[]): Promise<TaskHistory> {
-  const ofTask = sources.filter(({ type }) => !type.startsWith('action.'))
+  const ofTask = sources.filter(({ type }) => type.startsWith('task.'))
   const last = ofTask.at(-1)
   if (!last) return []
   try {

@@ -1,21 +1,22 @@
 import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { LogReader } from '../infra/nats/log-reader.js'
-import { accountSubjects, streamOf } from '../infra/nats/subjects.js'
+import { ACCOUNT_FEED_CATEGORIES } from '../domain/events/account-feed.js'
+import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
 import type { LiveEventHub } from './live-event-hub.js'
 
 /** Events read from the log a page at a time while catching up from a Last-Event-ID. */
 const HISTORY_PAGE = 256
 
 export interface AccountEventFeed {
-  /** The account's task events after the resume point, in stream order, then live ones, until `signal` aborts or the feed is interrupted (it throws then). */
+  /** The account's task and schedule events after the resume point, in stream order, then live ones, until `signal` aborts or the feed is interrupted (it throws then). */
   events(signal: AbortSignal): AsyncGenerator<RecordedEvent>
   /** Gives the feed's place in the hub back; call once the stream ends. */
   close(): void
 }
 
 /**
- * Every task event of one account (GET /v1/events), after `lastEventId` or, without one,
+ * Every task and schedule event of one account (GET /v1/events), after `lastEventId` or, without one,
  * from now on. Live events come from the process's shared consumer (LiveEventHub); what
  * the client missed comes from the log by direct gets, a page at a time. The seam: the feed
  * joins the hub first, then asks the stream leader for the account's last sequence L; every
@@ -28,7 +29,8 @@ export async function openAccountEvents(infra: Infra, hub: LiveEventHub, account
   try {
     const reader = new LogReader(infra.jsm)
     const stream = streamOf('task')
-    const filter = accountSubjects('task', accountId)
+    // Every category of the account in the tasks' stream (one filter), the feed's categories kept: ADR 0048.
+    const filter = `${SUBJECT_ROOT}.*.${accountId}.>`
     const accountLast = await reader.lastFromLeader(stream, filter)
     const after = lastEventId ?? accountLast
     return {
@@ -37,6 +39,7 @@ export async function openAccountEvents(infra: Infra, hub: LiveEventHub, account
         let written = after
         for await (const event of history(reader, stream, filter, after, accountLast)) {
           if (signal.aborted) return
+          if (!inFeed(event)) continue
           yield event
           written = event.seq
         }
@@ -51,6 +54,11 @@ export async function openAccountEvents(infra: Infra, hub: LiveEventHub, account
     release()
     throw err
   }
+}
+
+/** Whether the account feed carries the event: a task's or a schedule's, not an action's decision or a re-run record. */
+function inFeed(event: RecordedEvent): boolean {
+  return (ACCOUNT_FEED_CATEGORIES as readonly string[]).includes(event.subject.split('.')[1] ?? '')
 }
 
 /** The events on `filter` in (after, until], a page at a time. */

@@ -39,11 +39,11 @@ export class LiveRoutes {
     }
   }
 
-  /** Hands the event to every inbox that follows its account or its task; `event` decodes it, only when someone does. */
-  deliver(accountId: string, taskId: string, event: () => RecordedEvent | null): void {
+  /** Hands the event to every inbox that follows its account or its task (none for a schedule's event); `event` decodes it, only when someone does. */
+  deliver(accountId: string, taskId: string | null, event: () => RecordedEvent | null): void {
     const routes = this.accounts.get(accountId)
     if (!routes) return
-    const ofTask = routes.tasks.get(taskId)
+    const ofTask = taskId === null ? undefined : routes.tasks.get(taskId)
     if (routes.feeds.size === 0 && !ofTask) return
     const decoded = event()
     if (!decoded) return

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
 import { closeOrdered } from '../infra/nats/ordered-consumers.js'
+import { ACCOUNT_FEED_CATEGORIES } from '../domain/events/account-feed.js'
 import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
 
 /** The names of the shared consumers begin with this: at most one per API process, while something follows live events. */
@@ -15,14 +16,14 @@ export async function liveEventConsumers(jsm: JetStreamManager): Promise<string[
   for await (const info of jsm.consumers.list('MATS_TASKS')) if (info.name.startsWith(LIVE_EVENTS_CONSUMER_PREFIX)) names.push(info.name)
   return names
 }
-/** Every task event of every account: the hub routes each to the inboxes of its account and task. */
-const ALL_TASK_EVENTS = `${SUBJECT_ROOT}.task.>`
+/** Every task and schedule event of every account: the hub routes each to the inboxes of its account (and task). */
+const FEED_SUBJECTS = ACCOUNT_FEED_CATEGORIES.map((category) => `${SUBJECT_ROOT}.${category}.>`)
 
-/** Where the tap hands each event: its account and task read from the subject, `event` decodes it on demand. */
-export type Route = (accountId: string, taskId: string, event: () => RecordedEvent | null) => void
+/** Where the tap hands each event: its account and task (null for a schedule's event) read from the subject, `event` decodes it on demand. */
+export type Route = (accountId: string, taskId: string | null, event: () => RecordedEvent | null) => void
 
 /**
- * The one ordered JetStream consumer of a LiveEventHub: every stored task event from the end
+ * The one ordered JetStream consumer of a LiveEventHub: every stored task and schedule event from the end
  * of the stream at its start, in stream order (only stored events, unlike a core subscription;
  * gaps recovered by the ordered consumer itself).
  */
@@ -40,7 +41,7 @@ export class Tap {
     const { state } = await infra.jsm.streams.info(stream)
     const consumer = await infra.js.consumers.get(stream, {
       name_prefix: `${LIVE_EVENTS_CONSUMER_PREFIX}${randomUUID().replaceAll('-', '')}`,
-      filter_subjects: [ALL_TASK_EVENTS],
+      filter_subjects: FEED_SUBJECTS,
       opt_start_seq: state.last_seq + 1,
     })
     const messages = await consumer.consume({ max_messages: 256 })
@@ -57,9 +58,9 @@ export class Tap {
   private async pump(route: Route, onEnd: (err: unknown) => void): Promise<void> {
     try {
       for await (const msg of this.messages) {
-        // `mats.task.<accountId>.<taskId>.<type>`: only events someone follows are decoded.
-        const [, , accountId = '', taskId = ''] = msg.subject.split('.')
-        route(accountId, taskId, () => {
+        // `mats.<task|schedule>.<accountId>.<id>.<type>`: only events someone follows are decoded.
+        const [, category, accountId = '', aggregateId = ''] = msg.subject.split('.')
+        route(accountId, category === 'task' ? aggregateId : null, () => {
           const event = tryDecodeEvent(msg)
           return event instanceof UndecodableMessageError ? null : event
         })

@@ -40,6 +40,27 @@ t.test('given an interval, when its next fire time is asked, then ticks fall on 
   t.equal(nextFireAfter({ cron: '*/10 * * * * *', every: null, timezone: 'UTC' }, new Date('2026-11-26T10:00:05Z'))?.toISOString(), '2026-11-26T10:00:10.000Z', '6 fields: seconds first')
 })
 
+t.test('given many schedules sharing a cron expression, when each asks its next fire time, then each gets the same answer as its own Date, across zones and instants', async (t) => {
+  const everyMinute = { cron: '* * * * *', every: null, timezone: 'UTC' }
+  const after = new Date('2026-11-26T10:07:00Z')
+  // When
+  const first = nextFireAfter(everyMinute, after)
+  const again = nextFireAfter(everyMinute, new Date(after.getTime()))
+  // Then
+  t.equal(first?.toISOString(), '2026-11-26T10:08:00.000Z')
+  t.equal(again?.toISOString(), '2026-11-26T10:08:00.000Z', 'the remembered answer')
+  t.not(first, again, 'a Date of its own: one caller changing it cannot move another schedule')
+  first?.setUTCFullYear(2000)
+  t.equal(nextFireAfter(everyMinute, after)?.toISOString(), '2026-11-26T10:08:00.000Z')
+  t.equal(nextFireAfter(everyMinute, new Date('2026-11-26T10:08:00Z'))?.toISOString(), '2026-11-26T10:09:00.000Z', 'another instant, another answer')
+  const berlin = { cron: '0 9 * * *', every: null, timezone: 'Europe/Berlin' }
+  const tokyo = { cron: '0 9 * * *', every: null, timezone: 'Asia/Tokyo' }
+  t.equal(nextFireAfter(berlin, after)?.toISOString(), '2026-11-27T08:00:00.000Z', 'the same expression in another zone is its own')
+  t.equal(nextFireAfter(tokyo, after)?.toISOString(), '2026-11-27T00:00:00.000Z')
+  for (let minute = 0; minute < 200; minute++) nextFireAfter(everyMinute, new Date(after.getTime() + minute * 60_000))
+  t.equal(nextFireAfter(everyMinute, after)?.toISOString(), '2026-11-26T10:08:00.000Z', 'right after the memo started afresh')
+})
+
 t.test('given timings a caller sent, when checked, then each fault names its field', async (t) => {
   t.throws(() => checkTiming({ cron: '0 9 * * *', every: '1h', timezone: 'UTC' }), new InvalidInputError('exactly one of cron and every must be set'))
   t.throws(() => checkTiming({ every: '1h', timezone: 'Nowhere/Else' }), /timezone/)

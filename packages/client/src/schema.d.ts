@@ -293,8 +293,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Follow every task event of the caller's account live (Server-Sent Events)
-         * @description Every task event of the caller's account as Server-Sent Events: tasks created, started, their proposed actions and delegations, completions and failures, in the order the log stored them, each with its stream sequence as `id`. Without Last-Event-ID it starts with the next event appended; with it, it first sends what came after that event, then goes on live, nothing lost and nothing repeated. The stream stays open until the client leaves; the server ends it when it stops or when the client falls more than 1,000 events behind: reconnect with Last-Event-ID. Another account's events never appear. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). It counts against SSE_MAX_STREAMS_PER_ACCOUNT like GET /v1/tasks/{taskId}/events (429 `rate_limited` past it).
+         * Follow every task and schedule event of the caller's account live (Server-Sent Events)
+         * @description Every task and schedule event of the caller's account as Server-Sent Events: tasks created, started, their proposed actions and delegations, completions and failures; schedules created, changed, paused, resumed, deleted, each tick fired (with its task) or skipped (with why); in the order the log stored them, each with its stream sequence as `id`. Without Last-Event-ID it starts with the next event appended; with it, it first sends what came after that event, then goes on live, nothing lost and nothing repeated. The stream stays open until the client leaves; the server ends it when it stops or when the client falls more than 1,000 events behind: reconnect with Last-Event-ID. Another account's events never appear. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). It counts against SSE_MAX_STREAMS_PER_ACCOUNT like GET /v1/tasks/{taskId}/events (429 `rate_limited` past it).
          */
         get: operations["streamAccountEvents"];
         put?: never;
@@ -513,6 +513,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AccountEventStreamItem */
+        AccountEventStreamItem: {
+            /** @description The stream sequence of the event; send the last one received as Last-Event-ID to resume after it */
+            id: string;
+            /**
+             * @description The event type, the same as `type` in `data`
+             * @enum {unknown}
+             */
+            event: "TaskCreated" | "TaskStarted" | "TaskActionProposed" | "TaskDelegated" | "TaskCancellationRequested" | "TaskCompleted" | "TaskFailed" | "ScheduleCreated" | "ScheduleChanged" | "SchedulePaused" | "ScheduleResumed" | "ScheduleDeleted" | "ScheduleFired" | "ScheduleTickSkipped";
+            /** @description The event envelope as one line of JSON */
+            data: string;
+        };
         /** Action */
         Action: {
             /** Format: uuid */
@@ -697,7 +709,7 @@ export interface components {
             /** @description An https:// URL, or http:// to a public address; loopback and private addresses are refused unless the server allows them (WEBHOOKS_ALLOW_PRIVATE_URLS) */
             url: string;
             /** @description Default: all four task events */
-            events?: ("task.created" | "task.started" | "task.completed" | "task.failed" | "action.pending_approval" | "action.decided")[];
+            events?: ("task.created" | "task.started" | "task.completed" | "task.failed" | "action.pending_approval" | "action.decided" | "schedule.created" | "schedule.changed" | "schedule.paused" | "schedule.resumed" | "schedule.deleted" | "schedule.fired" | "schedule.tick_skipped")[];
         };
         /** DecisionBody */
         DecisionBody: {
@@ -712,7 +724,7 @@ export interface components {
              * @description An event a webhook receives: task.* for a task's life, action.pending_approval when a proposed action awaits a decision, action.decided when it is approved or rejected
              * @enum {unknown}
              */
-            event: "task.created" | "task.started" | "task.completed" | "task.failed" | "action.pending_approval" | "action.decided";
+            event: "task.created" | "task.started" | "task.completed" | "task.failed" | "action.pending_approval" | "action.decided" | "schedule.created" | "schedule.changed" | "schedule.paused" | "schedule.resumed" | "schedule.deleted" | "schedule.fired" | "schedule.tick_skipped";
             /** Format: uuid */
             taskId: string;
             /** @description 1 for the first attempt, then each retry */
@@ -924,9 +936,259 @@ export interface components {
                 missedTicks?: number;
             })[];
         };
+        /** ScheduleChangedEvent */
+        ScheduleChangedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "ScheduleChanged";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            /** @description The whole schedule after the change. */
+            data: {
+                /** Format: uuid */
+                sessionId: string;
+                /** @enum {unknown} */
+                agentType: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+                instruction: string;
+                title: string | null;
+                /** @enum {unknown} */
+                priority: "low" | "normal" | "high";
+                cron: string | null;
+                every: string | null;
+                /** @description The IANA time zone `cron` is read in. */
+                timezone: string;
+                /**
+                 * @description skip: no new task while the schedule's previous one is pending or running; allow: a task each tick.
+                 * @enum {unknown}
+                 */
+                overlap: "skip" | "allow";
+                /** @description How late a tick may still fire, after a time when no scheduler ran; older ticks are recorded as skipped. */
+                catchupWindow: string;
+                /**
+                 * Format: date-time
+                 * @description Ticks at or before this instant are not due: the creation, the change of timing or the resumption.
+                 */
+                activeFrom: string;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** ScheduleCreatedEvent */
+        ScheduleCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "ScheduleCreated";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /** Format: uuid */
+                sessionId: string;
+                /** @enum {unknown} */
+                agentType: "growth-marketer" | "organic-social" | "paid-media" | "seo" | "email-marketing" | "creative" | "web-developer" | "cro" | "influencer-marketing" | "demand-gen";
+                instruction: string;
+                title: string | null;
+                /** @enum {unknown} */
+                priority: "low" | "normal" | "high";
+                cron: string | null;
+                every: string | null;
+                /** @description The IANA time zone `cron` is read in. */
+                timezone: string;
+                /**
+                 * @description skip: no new task while the schedule's previous one is pending or running; allow: a task each tick.
+                 * @enum {unknown}
+                 */
+                overlap: "skip" | "allow";
+                /** @description How late a tick may still fire, after a time when no scheduler ran; older ticks are recorded as skipped. */
+                catchupWindow: string;
+                /**
+                 * Format: date-time
+                 * @description Ticks at or before this instant are not due: the creation, the change of timing or the resumption.
+                 */
+                activeFrom: string;
+                paused: boolean;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** ScheduleDeletedEvent */
+        ScheduleDeletedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "ScheduleDeleted";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: Record<string, never>;
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** ScheduleFiredEvent */
+        ScheduleFiredEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "ScheduleFired";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /**
+                 * Format: date-time
+                 * @description The tick: when the task was due.
+                 */
+                scheduledFor: string;
+                /**
+                 * Format: uuid
+                 * @description The task the tick created (its TaskCreated carries scheduleId and scheduledFor), stored with this event, atomically.
+                 */
+                taskId: string;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** SchedulePausedEvent */
+        SchedulePausedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "SchedulePaused";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: Record<string, never>;
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
         /** ScheduleResponse */
         ScheduleResponse: {
             schedule: components["schemas"]["Schedule"];
+        };
+        /** ScheduleResumedEvent */
+        ScheduleResumedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "ScheduleResumed";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /**
+                 * Format: date-time
+                 * @description Ticks at or before this instant are not due: the creation, the change of timing or the resumption.
+                 */
+                activeFrom: string;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
+        };
+        /** ScheduleTickSkippedEvent */
+        ScheduleTickSkippedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "ScheduleTickSkipped";
+            /** @description Schema version of `data` for this type; bumped on incompatible change. Readers upcast older versions on read. */
+            version: number;
+            /** Format: date-time */
+            occurredAt: string;
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            aggregateId: string;
+            data: {
+                /**
+                 * Format: date-time
+                 * @description The tick skipped; for outside_catchup_window, the latest of the ticks missed.
+                 */
+                scheduledFor: string;
+                /**
+                 * @description overlap: the schedule's previous task was still pending or running (overlap skip). budget_exhausted: the account's monthly budget was spent. rate_limited: the account's scheduled ticks went past their rate. session_missing: the session is no longer there. outside_catchup_window: the tick was missed (no scheduler ran) for longer than catchupWindow.
+                 * @enum {unknown}
+                 */
+                reason: "overlap" | "budget_exhausted" | "rate_limited" | "session_missing" | "outside_catchup_window";
+                /** @description For outside_catchup_window: how many ticks this one record covers. */
+                missedTicks?: number;
+            };
+            metadata: {
+                /** @description The HTTP request id (x-request-id), a fresh uuid for an operator command, or the task id for a worker's events (the supervisor's task id for the events of a delegated task run beside it, its TaskCreated included). */
+                correlationId: string;
+                /** @description Reserved for the event that caused this one; null on every event today. */
+                causationId: string | null;
+                /** @description The API key id that issued the request; null for operator commands and worker events. */
+                keyId: string | null;
+            };
         };
         /** Session */
         Session: {
@@ -1435,7 +1697,7 @@ export interface components {
             id: string;
             /** @description Where deliveries are POSTed */
             url: string;
-            events: ("task.created" | "task.started" | "task.completed" | "task.failed" | "action.pending_approval" | "action.decided")[];
+            events: ("task.created" | "task.started" | "task.completed" | "task.failed" | "action.pending_approval" | "action.decided" | "schedule.created" | "schedule.changed" | "schedule.paused" | "schedule.resumed" | "schedule.deleted" | "schedule.fired" | "schedule.tick_skipped")[];
             /** Format: date-time */
             createdAt: string;
             pausedUntil: string | null;
@@ -3100,7 +3362,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A `text/event-stream` (Server-Sent Events): every task event of the account, as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream). */
+            /** @description A `text/event-stream` (Server-Sent Events): every task and schedule event of the account, as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3108,7 +3370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["TaskEventStreamItem"];
+                    "text/event-stream": components["schemas"]["AccountEventStreamItem"];
                 };
             };
             /** @description Validation error; the message names the field */

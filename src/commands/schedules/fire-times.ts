@@ -10,17 +10,44 @@ export interface Timing {
 }
 
 const MIN_EVERY_MS = 1000
-const crons = new Map<string, Cron>()
+/** Fire times remembered per expression and zone; past it, the memo starts afresh. */
+const MEMO_LIMIT = 64
+
+interface ParsedCron {
+  readonly cron: Cron
+  /** Fire times already computed, by the instant (ms) they follow. */
+  readonly next: Map<number, Date | null>
+}
+
+const crons = new Map<string, ParsedCron>()
 
 /** One parsed expression per expression and zone: ten thousand schedules share a few. */
-function cronOf(expression: string, timezone: string): Cron {
+function cronOf(expression: string, timezone: string): ParsedCron {
   const key = `${timezone} ${expression}`
-  let cron = crons.get(key)
-  if (!cron) {
-    cron = new Cron(expression, { timezone, paused: true })
-    crons.set(key, cron)
+  let parsed = crons.get(key)
+  if (!parsed) {
+    parsed = { cron: new Cron(expression, { timezone, paused: true }), next: new Map() }
+    crons.set(key, parsed)
   }
-  return cron
+  return parsed
+}
+
+/**
+ * croner's next run after `after`, computed once per expression, zone and instant: the
+ * schedules that share an expression tick together, so at each tick the scheduler asks the
+ * same few questions once per schedule (the tick, the next one); croner's walk through the
+ * calendar in the zone took 7.7 % of the scheduler's busy time at a tick (bench:schedules, 300
+ * schedules on `* * * * *`), the same answer computed some 900 times.
+ */
+function nextRunOf(parsed: ParsedCron, after: Date): Date | null {
+  const at = after.getTime()
+  let next = parsed.next.get(at)
+  if (next === undefined) {
+    if (parsed.next.size >= MEMO_LIMIT) parsed.next.clear()
+    next = parsed.cron.nextRun(after)
+    parsed.next.set(at, next)
+  }
+  return next === null ? null : new Date(next.getTime())
 }
 
 /**
@@ -35,7 +62,7 @@ export function nextFireAfter(timing: Timing, after: Date): Date | null {
     return new Date((Math.floor(after.getTime() / ms) + 1) * ms)
   }
   if (timing.cron === null) return null
-  return cronOf(timing.cron, timing.timezone).nextRun(after)
+  return nextRunOf(cronOf(timing.cron, timing.timezone), after)
 }
 
 /** The next `count` fire times after `after`. */
@@ -75,7 +102,7 @@ function checkCron(cron: string, timezone: string): void {
   const fields = cron.trim().split(/\s+/u).length
   if (fields !== 5 && fields !== 6) throw new InvalidInputError(`cron must have 5 or 6 fields (got ${fields})`)
   try {
-    if (cronOf(cron, timezone).nextRun() === null) throw new InvalidInputError('cron never fires')
+    if (cronOf(cron, timezone).cron.nextRun() === null) throw new InvalidInputError('cron never fires')
   } catch (err) {
     if (err instanceof InvalidInputError) throw err
     throw new InvalidInputError(`cron is not a valid expression: ${err instanceof Error ? err.message : String(err)}`)

@@ -4,9 +4,23 @@ import type * as schemas from '../events/webhooks.js'
 import type { Aggregate, EventDraft } from '../message.js'
 
 /** The events a webhook may subscribe to, as receivers see them (`type` in the body). */
-export const WEBHOOK_EVENT_TYPES = ['task.created', 'task.started', 'task.completed', 'task.failed', 'action.pending_approval', 'action.decided'] as const
+export const WEBHOOK_EVENT_TYPES = [
+  'task.created',
+  'task.started',
+  'task.completed',
+  'task.failed',
+  'action.pending_approval',
+  'action.decided',
+  'schedule.created',
+  'schedule.changed',
+  'schedule.paused',
+  'schedule.resumed',
+  'schedule.deleted',
+  'schedule.fired',
+  'schedule.tick_skipped',
+] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
-/** What a webhook registered without `events` receives: the task events; approvals are asked for by name. */
+/** What a webhook registered without `events` receives: the task events; approvals and schedules are asked for by name. */
 export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ['task.created', 'task.started', 'task.completed', 'task.failed']
 
 /** The log's event each public type stands for; a proposed action counts only when it awaits approval. */
@@ -25,6 +39,21 @@ export function webhookEventOf(event: { readonly type: string; readonly data: un
     case 'ActionApproved':
     case 'ActionRejected':
       return 'action.decided'
+    // A schedule's own events (ADR 0048): asked for by name, never in the default.
+    case 'ScheduleCreated':
+      return 'schedule.created'
+    case 'ScheduleChanged':
+      return 'schedule.changed'
+    case 'SchedulePaused':
+      return 'schedule.paused'
+    case 'ScheduleResumed':
+      return 'schedule.resumed'
+    case 'ScheduleDeleted':
+      return 'schedule.deleted'
+    case 'ScheduleFired':
+      return 'schedule.fired'
+    case 'ScheduleTickSkipped':
+      return 'schedule.tick_skipped'
     default:
       return undefined
   }
@@ -39,6 +68,13 @@ export const WEBHOOK_SOURCE_EVENTS = [
   ['task', 'TaskActionProposed'],
   ['action', 'ActionApproved'],
   ['action', 'ActionRejected'],
+  ['schedule', 'ScheduleCreated'],
+  ['schedule', 'ScheduleChanged'],
+  ['schedule', 'SchedulePaused'],
+  ['schedule', 'ScheduleResumed'],
+  ['schedule', 'ScheduleDeleted'],
+  ['schedule', 'ScheduleFired'],
+  ['schedule', 'ScheduleTickSkipped'],
 ] as const
 
 /** An account's webhooks are few: a receiver per integration, not per task. */

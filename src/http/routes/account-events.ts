@@ -6,7 +6,7 @@ import { answer, errors } from '../../contract/common.js'
 import { AccountEventsHeaders, AccountEventStream } from '../../contract/account-events.js'
 
 /**
- * GET /events: every task event of the caller's account as Server-Sent Events, for consoles
+ * GET /events: every task and schedule event of the caller's account as Server-Sent Events, for consoles
  * and downstream services (ADR 0036). One shared consumer per API process feeds every open
  * stream, task feed and wait (LiveEventHub, ADR 0040); the stream counts against the account's cap of open streams.
  */
@@ -22,16 +22,16 @@ const accountEvents: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { rateLimitGroup: 'tasks.read' },
       schema: {
-        summary: "Follow every task event of the caller's account live (Server-Sent Events)",
+        summary: "Follow every task and schedule event of the caller's account live (Server-Sent Events)",
         operationId: 'streamAccountEvents',
         description:
-          "Every task event of the caller's account as Server-Sent Events: tasks created, started, their proposed actions and delegations, completions and failures, in the order the log stored them, each with its stream sequence as `id`. Without Last-Event-ID it starts with the next event appended; with it, it first sends what came after that event, then goes on live, nothing lost and nothing repeated. The stream stays open until the client leaves; the server ends it when it stops or when the client falls more than 1,000 events behind: reconnect with Last-Event-ID. Another account's events never appear. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). It counts against SSE_MAX_STREAMS_PER_ACCOUNT like GET /v1/tasks/{taskId}/events (429 `rate_limited` past it).",
+          "Every task and schedule event of the caller's account as Server-Sent Events: tasks created, started, their proposed actions and delegations, completions and failures; schedules created, changed, paused, resumed, deleted, each tick fired (with its task) or skipped (with why); in the order the log stored them, each with its stream sequence as `id`. Without Last-Event-ID it starts with the next event appended; with it, it first sends what came after that event, then goes on live, nothing lost and nothing repeated. The stream stays open until the client leaves; the server ends it when it stops or when the client falls more than 1,000 events behind: reconnect with Last-Event-ID. Another account's events never appear. EventSource cannot send the Authorization header: use a server-side proxy or a fetch-based client (docs/tasks.md). It counts against SSE_MAX_STREAMS_PER_ACCOUNT like GET /v1/tasks/{taskId}/events (429 `rate_limited` past it).",
         tags: ['tasks'],
         headers: AccountEventsHeaders,
         response: {
           200: answer(
             AccountEventStream,
-            'A `text/event-stream` (Server-Sent Events): every task event of the account, as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream).',
+            'A `text/event-stream` (Server-Sent Events): every task and schedule event of the account, as `id: <stream sequence>`, `event: <event type>` and `data: <the event envelope as JSON, see docs/events.md>`. Comment lines (`: keep-alive`) keep an idle connection open. The schema describes one event, `data` by its `contentSchema` (OpenAPI 3.1 has no schema for a stream).',
           ),
           ...errors(400, 401, 429),
         },

@@ -1,0 +1,48 @@
+/**
+ * Watches every ScheduleFired and ScheduleTickSkipped the log stores from now on (an ordered
+ * consumer in the bench's own process), and keeps, per tick, how late each was stored: the
+ * message's stored time minus `scheduledFor`. ScheduleFired is stored in one atomic batch with
+ * its task's TaskCreated (ADR 0039), so its stored time is the task's.
+ */
+import { jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+
+export interface Tick {
+  readonly delaysMs: number[]
+  skipped: number
+}
+
+export interface FiredWatch {
+  /** Ticks by `scheduledFor` (ISO). */
+  readonly ticks: Map<string, Tick>
+  stop(): Promise<void>
+}
+
+export async function watchFired(natsUrl: string): Promise<FiredWatch> {
+  const nc = await connect({ servers: natsUrl })
+  const js = jetstream(nc)
+  const { state } = await (await jetstreamManager(nc)).streams.info('MATS_TASKS')
+  const consumer = await js.consumers.get('MATS_TASKS', {
+    filter_subjects: ['mats.schedule.*.*.ScheduleFired', 'mats.schedule.*.*.ScheduleTickSkipped'],
+    opt_start_seq: state.last_seq + 1,
+  })
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: 1024 })
+  const ticks = new Map<string, Tick>()
+  const pump = (async () => {
+    for await (const msg of messages) {
+      const { data } = msg.json<{ data: { scheduledFor: string } }>()
+      const tick = ticks.get(data.scheduledFor) ?? { delaysMs: [], skipped: 0 }
+      ticks.set(data.scheduledFor, tick)
+      if (msg.subject.endsWith('.ScheduleTickSkipped')) tick.skipped++
+      else tick.delaysMs.push(msg.info.timestampNanos / 1e6 - Date.parse(data.scheduledFor))
+    }
+  })()
+  return {
+    ticks,
+    async stop() {
+      messages.stop()
+      await pump.catch(() => undefined)
+      await nc.close()
+    },
+  }
+}

@@ -1,0 +1,76 @@
+/** The bench's own connection: accounts, sessions and schedules made through the commands (no HTTP rate limits in the way). */
+import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import pino from 'pino'
+import { activeSchedulesAfter, countLiveSchedules } from '../../projections/index.js'
+import { connectApp } from '../../src/app-context.js'
+import { createAccount } from '../../src/commands/create-account/create-account.js'
+import { operator } from '../../src/commands/execute.js'
+import { changeSchedule, createSchedule, type ManageSchedulesContext } from '../../src/commands/schedules/manage.js'
+import { loadConfig } from '../../src/config.js'
+import { seedSession } from '../seed.js'
+
+/** Commands in flight at once. */
+const AT_ONCE = 32
+
+export interface BenchStore {
+  createSchedules(count: number, cron: string): Promise<void>
+  /** Changes the first `count` schedules created to `cron`. */
+  changeSome(count: number, cron: string): Promise<void>
+  /** Waits until the read model lists `count` active schedules (what the scheduler reads). */
+  untilActive(count: number): Promise<void>
+  /** MATS_TASKS's bytes now (schedules and tasks share it). */
+  streamBytes(): Promise<number>
+  stop(): Promise<void>
+}
+
+/** `work(i)` for i < count, AT_ONCE at a time. */
+async function inTurns(count: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) await work(i)
+  }
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, count) }, worker))
+}
+
+export async function benchStore(natsUrl: string, mongoUrl: string, accountCount: number): Promise<BenchStore> {
+  const infra = await connectApp(loadConfig({ NATS_URL: natsUrl, MONGODB_URL: mongoUrl, SCHEDULES_PER_ACCOUNT: '100000', NATS_TIMEOUT_MS: '5000' }), pino({ level: 'silent' }))
+  const context: ManageSchedulesContext = { ...infra, countLiveSchedules: (accountId) => countLiveSchedules(infra.readModels, accountId) }
+  const accounts: { accountId: string; sessionId: string }[] = []
+  for (let i = 0; i < accountCount; i++) {
+    const { id: accountId } = await createAccount(infra, { name: `schedules ${i}`, monthlyBudgetUsd: 1_000_000 }, operator())
+    accounts.push({ accountId, sessionId: await seedSession(infra, accountId) })
+  }
+  const schedules: { accountId: string; scheduleId: string }[] = []
+  return {
+    async createSchedules(count, cron) {
+      await inTurns(count, async (i) => {
+        const { accountId, sessionId } = accounts[i % accounts.length]!
+        const scheduleId = randomUUID()
+        const input = { sessionId, agentType: 'seo' as const, instruction: `Bench schedule ${i}: audit the blog titles`, cron, overlap: 'allow' as const }
+        await createSchedule(context, accountId, scheduleId, input, operator())
+        schedules.push({ accountId, scheduleId })
+      })
+    },
+    async changeSome(count, cron) {
+      await inTurns(Math.min(count, schedules.length), async (i) => {
+        await changeSchedule(context, schedules[i]!, { cron }, operator())
+      })
+    },
+    async untilActive(count) {
+      for (;;) {
+        let active = 0
+        for (let after = '', page = await activeSchedulesAfter(infra.readModels, after, 1000); page.length > 0; page = await activeSchedulesAfter(infra.readModels, after, 1000)) {
+          active += page.length
+          after = page.at(-1)!.id
+        }
+        if (active >= count) return
+        await sleep(500)
+      }
+    },
+    async streamBytes() {
+      return (await infra.jsm.streams.info('MATS_TASKS')).state.bytes
+    },
+    stop: () => infra.close(),
+  }
+}
