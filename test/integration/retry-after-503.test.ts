@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import t from 'tap'
 import type { AppContext } from '../../src/app-context.js'
 import type { ApiClient, ApiResponse } from '../helpers/http.js'
 import { heldBack } from '../helpers/decisions.js'
+import { textOf, unavailableRetryMs } from '../helpers/mcp.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { retryAfterMs } from '../helpers/retry-after.js'
 import { startServers } from '../helpers/servers.js'
@@ -98,3 +102,27 @@ t.test('given a POST without a key answered 503 whose task is stored afterwards,
   t.equal(retried.body.existingTaskId, stored, 'the 409 names the task stored after the 503')
   t.same(await tasksOf(reader, account.id), [stored], 'exactly one task stored')
 })
+
+t.test(
+  "given NATS that does not acknowledge the append in time, when run_agent_task is called over MCP, then its tool error says unavailable and when to call again, as REST's Retry-After",
+  async (t) => {
+    const { api, key } = await aCaller(service.infra, service.url)
+    const sessionId = await aSession(api)
+    const client = new Client({ name: 'mats-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url), { requestInit: { headers: { Authorization: `Bearer ${key.key}` } } }))
+    t.teardown(() => client.close())
+    await client.listTools() // so that the client checks results against each outputSchema
+    const instruction = `Plan the summer launch posts ${randomUUID()}`
+
+    const held = proxy.holdFrom(instruction)
+    const calling = client.callTool({ name: 'run_agent_task', arguments: { sessionId, instruction } }) as Promise<CallToolResult>
+    await heldBack(held, calling)
+    const result = await calling
+    proxy.release()
+
+    t.equal(result.isError, true)
+    t.match(result._meta, { code: 'unavailable', retryAfterSeconds: 2 }, 'the code and the delay, for programs')
+    t.equal(unavailableRetryMs(result), 2000)
+    t.match(textOf(result), /^service temporarily unavailable, retry later: call again in 2 s$/, 'and for people and models')
+  },
+)
