@@ -3,10 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { IdempotencyStore, type StoredResponse } from '../../infra/nats/idempotency-store.js'
 import { AppendInDoubtError } from '../../infra/nats/event-store.js'
+import { whileUnreachable } from '../../infra/while-unreachable.js'
 import { REPLAYED_HEADER } from '../../contract/idempotency.js'
 import { isRecord } from '../../domain/is-record.js'
 import { principalOf } from './auth.js'
 import { errorBody } from '../../contract/errors.js'
+
+/** How long the answer of a write stored after its 503 is tried to be read. */
+const SETTLED_ANSWER_MS = 30_000
 
 interface Claim {
   readonly key: string
@@ -67,6 +71,7 @@ export default fp(
       if (!claim) return payload
       claims.delete(request)
       const later = settling.get(request)
+      settling.delete(request)
       if (later && reply.statusCode >= 500) {
         void settleLater(request, claim, later)
         return payload
@@ -107,7 +112,8 @@ export default fp(
       if (!(err instanceof AppendInDoubtError) || !claims.has(request)) return
       const later = err.settled.then(async (settled): Promise<StoredResponse | null> => {
         if (settled !== 'stored') return null
-        const { status, body, location } = await answer()
+        // The task is stored: its answer is read while NATS is still slow, rather than the key left in flight.
+        const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
         return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(location ? { location } : {}) }
       })
       settling.set(request, later)
