@@ -42,9 +42,9 @@ export class Deliverer {
 
   /** Tries to start one attempt of the webhook's deliveries on `slot`; `done` is called when a started attempt ends (the slot is released by then). */
   async startNext(accountId: string, webhookId: string, slot: Slot, done: () => void): Promise<StartOutcome> {
-    const capped = await this.deps.leases.room(accountId, webhookId)
+    // Side by side, not one after the other: a round trip less before each attempt (issue 19); the two reads are wasted only on a capped visit.
+    const [capped, hook, health] = await Promise.all([this.deps.leases.room(accountId, webhookId), ownedWebhook(this.deps.readModels, accountId, webhookId), this.deps.endpoints.health(webhookId)])
     if (capped) return { kind: 'wait', scope: capped.blockedBy === 'account' ? 'account' : 'webhook', ms: capped.retryInMs }
-    const [hook, health] = await Promise.all([ownedWebhook(this.deps.readModels, accountId, webhookId), this.deps.endpoints.health(webhookId)])
     if (!hook) {
       await this.deps.queue.dropWebhook(accountId, webhookId)
       return { kind: 'empty' }

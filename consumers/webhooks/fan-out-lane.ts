@@ -12,6 +12,12 @@ import type { Slots } from './slots.js'
 export const FAN_OUT_PAGE = 32
 /** A claim on an account lasts this long past its last write; a process that died holding one is taken over after it. */
 const CLAIM_MS = 30_000
+/**
+ * A lane that caught up keeps its claim this long for the account's next event (a task's
+ * started and ended follow its creation closely): that event is fanned out at once, without
+ * claiming the cursor again (a read and a write) and the empty read and release before.
+ */
+const LINGER_MS = 1000
 /** After a failure (NATS or MongoDB out of reach, an event not handled yet), the lane looks again this much later. */
 const RETRY_MS = 2000
 const CONSUMER = 'webhooks:fan-out'
@@ -46,6 +52,8 @@ export class FanOutLane {
   /** Whether the lane has claimed its cursor once: its first look catches up with what was stored while no process fanned out. */
   private looked = false
   private timer: NodeJS.Timeout | undefined
+  /** Wakes a lane lingering with its claim (a ring, a stop). */
+  private wake: (() => void) | undefined
   private stopping = false
   private readonly failures = new Map<number, number>()
   private readonly givenUp = new Set<number>()
@@ -60,6 +68,7 @@ export class FanOutLane {
     if (this.stopping) return
     if (this.running) {
       this.again = true
+      this.wake?.()
       return
     }
     this.running = this.run().finally(() => {
@@ -83,6 +92,7 @@ export class FanOutLane {
   async stop(): Promise<void> {
     this.stopping = true
     clearTimeout(this.timer)
+    this.wake?.()
     await this.running
   }
 
@@ -100,8 +110,11 @@ export class FanOutLane {
 
   private async drain(): Promise<void> {
     let cursor = await this.claim()
+    let caughtUp = false
     try {
       while (cursor && !this.stopping) {
+        if (caughtUp && !(await this.heardPast(cursor.seq))) return
+        this.again = false
         const slot = await this.deps.slots.reserve()
         if (!slot) return
         let read: Read
@@ -115,10 +128,27 @@ export class FanOutLane {
         }
         cursor = await this.deps.cursors.write(this.accountId, cursor, { seq: read.lastSeq, holder: this.deps.holder, until: Date.now() + CLAIM_MS })
         for (const seq of this.givenUp) if (seq <= read.lastSeq) this.givenUp.delete(seq)
+        // A short page that reached every event heard of: the log held no more when read.
+        caughtUp = read.events.length + read.undecodable.length < FAN_OUT_PAGE && read.lastSeq >= this.heard
       }
     } finally {
       if (cursor) await this.deps.cursors.write(this.accountId, cursor, { seq: cursor.seq, holder: null, until: 0 })
     }
+  }
+
+  /** Whether an event past `seq` is heard of within LINGER_MS (at once if it already was); false on a stop. */
+  private async heardPast(seq: number): Promise<boolean> {
+    if (this.heard <= seq && !this.stopping) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, LINGER_MS)
+        this.wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      this.wake = undefined
+    }
+    return this.heard > seq && !this.stopping
   }
 
   /** The account's cursor, held by this process; null when another holds it (or took it just now). */

@@ -6,6 +6,7 @@ import { createTask } from '../commands/create-task/create-task.js'
 import { rerunTask } from '../commands/rerun-task/rerun-task.js'
 import type { Issuer } from '../commands/execute.js'
 import { InvalidInputError, NotFoundError } from '../domain/errors.js'
+import { Task } from '../domain/tasks/task.js'
 import type { AppContext } from '../app-context.js'
 import { pageOf, paginationFor } from '../contract/common.js'
 import { TASK_TOTAL_BOUND, type CreateTaskBody, type ListTasksQuery } from '../contract/tasks.js'
@@ -17,18 +18,24 @@ import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js'
 import { documentOf, taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
-export async function runAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer) {
-  const created = await createAgentTask(infra, accountId, body, issuer)
+export async function runAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer, taskId: string = randomUUID()) {
+  const created = await createAgentTask(infra, accountId, body, issuer, taskId)
   return { task: taskView(await awaitWaitSeconds(infra, accountId, created, body.waitSeconds)) }
 }
 
+/** A task as its log holds it, answered as POST /v1/tasks answers it: for a creation that was stored after its answer (a 503). */
+export async function storedTask(infra: AppContext, accountId: string, taskId: string) {
+  const { events } = await infra.events.load(Task, { accountId, aggregateId: taskId })
+  return { task: taskView(documentOf(taskDocFromHistory(events), 'task')) }
+}
+
 /** The task a body creates, as stored: pending. */
-export async function createAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer): Promise<TaskDoc> {
+export async function createAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer, taskId: string = randomUUID()): Promise<TaskDoc> {
   const { history } = await createTask(
     infra,
     accountId,
     {
-      taskId: randomUUID(),
+      taskId,
       sessionId: body.sessionId,
       agentType: body.agentType ?? 'growth-marketer',
       instruction: body.instruction,

@@ -50,6 +50,9 @@ export type ErrorCode = (typeof ERROR_CODES)[ErrorStatusWithCode][number]
 const _domainCodesAreListed: DomainErrorCode extends ErrorCode ? true : never = true
 void _domainCodesAreListed
 
+/** Seconds a client is asked to wait when NATS or MongoDB is out of reach (REST's `Retry-After`, MCP's `retryAfterSeconds`): about one election or reconnect. */
+export const UNAVAILABLE_RETRY_AFTER_S = 2
+
 /** An error answer's body. */
 export function errorBody(code: ErrorCode, error: string, details: ErrorDetails = {}): { error: string; code: ErrorCode } & ErrorDetails {
   return { error, code, ...details }

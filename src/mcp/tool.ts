@@ -2,7 +2,8 @@ import type { CallToolResult, Tool as ToolListing, ToolAnnotations } from '@mode
 import type { FastifyBaseLogger, FastifySchemaValidationError } from 'fastify'
 import type { Static, TObject, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { DomainError } from '../domain/errors.js'
+import { DomainError, RateLimitedError } from '../domain/errors.js'
+import { UNAVAILABLE_RETRY_AFTER_S } from '../contract/errors.js'
 import type { AppContext } from '../app-context.js'
 import { isDependencyUnavailable } from '../infra/unavailable.js'
 import type { Principal } from '../contract/principal.js'
@@ -67,28 +68,36 @@ export function defineTool<S extends TObject>(spec: ToolSpec<S>): Tool {
         if (!spec.limitsEachItem) await ctx.limiter.check(spec.limitGroup, ctx.principal.accountId)
         const value = args ?? {}
         if (!check.Check(value)) {
-          return toolError(describeValidation(check.Errors(value) as unknown as FastifySchemaValidationError[], 'arguments'))
+          return toolError(describeValidation(check.Errors(value) as unknown as FastifySchemaValidationError[], 'arguments'), { code: 'invalid_request' })
         }
         const { structured, text } = await spec.run(ctx, value)
         return { content: [{ type: 'text', text }], structuredContent: structured }
       } catch (err) {
-        return toolError(messageOf(err, ctx.log, name))
+        return errorResult(err, ctx.log, name)
       }
     },
   }
 }
 
-/** A tool's answer while NATS or MongoDB is out of reach: REST's 503 message (MCP has no Retry-After; REST's is 2 s). */
-export const UNAVAILABLE_MESSAGE = 'service temporarily unavailable, retry later'
+/** A tool's answer while NATS or MongoDB is out of reach: REST's 503 message, and when to call again (REST's Retry-After). */
+export const UNAVAILABLE_MESSAGE = `service temporarily unavailable, retry later: call again in ${UNAVAILABLE_RETRY_AFTER_S} s`
 
-function toolError(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true }
+/**
+ * What a program reads of a tool error, in its `_meta` (structuredContent is checked against
+ * the tool's output schema, even on an error, by the SDK's client): REST's `code`, its details
+ * (`existingTaskId`), and `retryAfterSeconds` where REST sends Retry-After (503, 429).
+ */
+export type ToolErrorMeta = { readonly code: string; readonly retryAfterSeconds?: number } & Readonly<Record<string, unknown>>
+
+function toolError(message: string, meta?: ToolErrorMeta): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true, ...(meta ? { _meta: meta } : {}) }
 }
 
-/** The message REST would put in `{ error }` (src/http/plugins/errors.ts). */
-function messageOf(err: unknown, log: FastifyBaseLogger, tool: string): string {
-  if (err instanceof DomainError) return err.message
+/** The message REST would put in `{ error }` (src/http/plugins/errors.ts), with its code. */
+function errorResult(err: unknown, log: FastifyBaseLogger, tool: string): CallToolResult {
+  if (err instanceof RateLimitedError) return toolError(err.message, { code: err.code, retryAfterSeconds: err.retryAfterSeconds })
+  if (err instanceof DomainError) return toolError(err.message, { ...err.details, code: err.code })
   const dependency = isDependencyUnavailable(err)
   log.error({ err, tool }, dependency ? 'dependency unavailable' : 'unhandled error in MCP tool')
-  return dependency ? UNAVAILABLE_MESSAGE : 'internal error'
+  return dependency ? toolError(UNAVAILABLE_MESSAGE, { code: 'unavailable', retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_S }) : toolError('internal error', { code: 'internal_error' })
 }

@@ -236,6 +236,7 @@ t.test('tool errors (isError) carry the REST messages: bad arguments name the fi
   t.equal(restRefusal.status, 402)
   t.equal(mcpRefusal.isError, true)
   t.equal(textOf(mcpRefusal), restRefusal.body.error, 'the budget refusal is the 402 message')
+  t.match(mcpRefusal._meta, { code: 'budget_exhausted' }, "REST's code, for programs")
 })
 
 t.test('rate limits: tool calls spend the same per-account groups as REST', async (t) => {
@@ -248,6 +249,7 @@ t.test('rate limits: tool calls spend the same per-account groups as REST', asyn
   const refused = await call(client, 'list_agents')
   t.equal(refused.isError, true)
   t.match(textOf(refused), /^rate limit exceeded for meta: 2 requests per minute; retry in \d+ s$/)
+  t.match(refused._meta, { code: 'rate_limited', retryAfterSeconds: Number }, "the code and the delay, for programs, as REST's Retry-After")
   t.equal((await api.get('/v1/agents')).status, 429, 'and REST is refused too')
 })
 

@@ -4,7 +4,7 @@ import { usdToMicros } from '../../domain/money.js'
 import { billingMonth, taskFingerprint, tickFingerprint } from '../../domain/tasks/identity.js'
 import { decideCreateTask, Task, type Priority, type TaskCreated, type TaskEvent, type TaskState, type TaskType } from '../../domain/tasks/task.js'
 import type { CommandContext } from '../context.js'
-import { EventStoreUnavailableError } from '../../infra/nats/event-store.js'
+import { AppendInDoubtError, EventStoreUnavailableError } from '../../infra/nats/event-store.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { requireSession, type KnownSessions } from '../../queries/require-session.js'
 import type { Budgets } from './budget.js'
@@ -89,10 +89,29 @@ export async function createChecked(
     infra.metrics.taskCreated(input.agentType)
     return executed
   } catch (err) {
+    if (err instanceof AppendInDoubtError) {
+      afterDoubt(infra, err, input, lock)
+      throw err
+    }
     infra.budgets.release(input.taskId)
     releaseIdentity(infra, lock, input.taskId)
     throw err
   }
+}
+
+/**
+ * The append was answered 503 but may yet be stored: the task keeps its identity entry (an
+ * identical brief sent again is a 409 naming it, not a second task) and its reservation
+ * until the log says it was not stored.
+ */
+function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string): void {
+  void err.settled.then((settled) => {
+    infra.log.info({ taskId: input.taskId, settled }, 'a task creation answered 503 is settled')
+    if (settled === 'stored') return infra.metrics.taskCreated(input.agentType)
+    infra.budgets.release(input.taskId)
+    // Unknown: the entry is cleared by the next identical brief once its grace has passed.
+    if (settled === 'not-stored') releaseIdentity(infra, lock, input.taskId)
+  })
 }
 
 /**

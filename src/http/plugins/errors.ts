@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { DomainError } from '../../domain/errors.js'
 import { isDependencyUnavailable } from '../../infra/unavailable.js'
-import { ERROR_CODES, errorBody, statusOfDomainError, type ErrorCode, type ErrorStatusWithCode } from '../../contract/errors.js'
+import { ERROR_CODES, UNAVAILABLE_RETRY_AFTER_S, errorBody, statusOfDomainError, type ErrorCode, type ErrorStatusWithCode } from '../../contract/errors.js'
 import { describeValidation } from '../../contract/validation-messages.js'
 import { CsrfError } from '../console/csrf-error.js'
 
@@ -13,9 +13,6 @@ export { describeValidation }
 function frameworkCode(status: number): ErrorCode {
   return status === 400 ? 'malformed_request' : (ERROR_CODES[status as ErrorStatusWithCode]?.[0] ?? 'malformed_request')
 }
-
-/** Seconds a client is asked to wait when NATS or MongoDB is out of reach: about one election or reconnect. */
-const RETRY_AFTER_S = 2
 
 /** The one error handler: every failure leaves as `{ error, code }` with the right status. */
 export default fp(async function errors(app: FastifyInstance) {
@@ -32,7 +29,7 @@ export default fp(async function errors(app: FastifyInstance) {
     if (isDependencyUnavailable(err)) {
       // Every request says so while NATS or MongoDB is away: one line each, without the stack (NatsLink and the driver log the outage itself).
       request.log.warn({ error: err.message }, 'dependency unavailable: answered 503')
-      return reply.code(503).header('retry-after', String(RETRY_AFTER_S)).send(errorBody('unavailable', 'service temporarily unavailable, retry later'))
+      return reply.code(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S)).send(errorBody('unavailable', 'service temporarily unavailable, retry later'))
     }
     const framework = err.statusCode ?? 500
     if (framework === 415) return reply.code(415).send(errorBody('unsupported_media_type', unsupportedMediaType(request.headers['content-type'])))

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { IdempotencyStore } from '../../infra/nats/idempotency-store.js'
+import { IdempotencyStore, type StoredResponse } from '../../infra/nats/idempotency-store.js'
+import { AppendInDoubtError } from '../../infra/nats/event-store.js'
+import { whileUnreachable } from '../../infra/while-unreachable.js'
 import { REPLAYED_HEADER } from '../../contract/idempotency.js'
 import { isRecord } from '../../domain/is-record.js'
 import { principalOf } from './auth.js'
 import { errorBody } from '../../contract/errors.js'
+
+/** How long the answer of a write stored after its 503 is tried to be read. */
+const SETTLED_ANSWER_MS = 30_000
 
 interface Claim {
   readonly key: string
@@ -19,18 +24,27 @@ export interface IdempotencyHooks {
   readonly onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>
 }
 
+/** What a route would have answered had its write been acknowledged in time. */
+export interface CreatedAnswer {
+  readonly status: number
+  readonly body: unknown
+  readonly location?: string
+}
+
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) for the POST routes that
  * create something: `{ ...app.idempotent, schema: { headers: IdempotencyKeyHeader, ... } }`.
  * Runs after authentication, rate limiting and validation, so a refused or malformed
  * request neither takes nor spends a key. The first request with a key claims it; its
  * answer, if below 500 and not a 429, is stored and answered again for 24 h to a request with
- * the same key and body; a 5xx or 429 frees the key, since a retry may then succeed (docs/tasks.md).
+ * the same key and body; a 5xx or 429 frees the key, since a retry may then succeed (docs/tasks.md),
+ * except a 503 whose write may still be stored (`answerOnceSettled`): the key then waits for it.
  */
 export default fp(
   async function idempotency(app: FastifyInstance) {
     const store = await IdempotencyStore.open(app.infra.js, app.infra.config.NATS_STREAM_REPLICAS)
     const claims = new WeakMap<FastifyRequest, Claim>()
+    const settling = new WeakMap<FastifyRequest, Promise<StoredResponse | null>>()
 
     async function preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       const given = request.headers['idempotency-key']
@@ -56,6 +70,12 @@ export default fp(
       const claim = claims.get(request)
       if (!claim) return payload
       claims.delete(request)
+      const later = settling.get(request)
+      settling.delete(request)
+      if (later && reply.statusCode >= 500) {
+        void settleLater(request, claim, later)
+        return payload
+      }
       try {
         // A 429 did nothing (a batch refused whole by the rate limit): a retry after Retry-After may succeed.
         if (reply.statusCode < 500 && reply.statusCode !== 429 && typeof payload === 'string') {
@@ -77,7 +97,30 @@ export default fp(
       return payload
     }
 
+    /** Stores what became of a write answered 503 in doubt, or frees the key; until then a retry meets 409 in flight. */
+    async function settleLater(request: FastifyRequest, claim: Claim, later: Promise<StoredResponse | null>): Promise<void> {
+      try {
+        const response = await later
+        if (response === null) return await store.abandon(claim.key, claim.revision)
+        if (!(await store.complete(claim.key, claim.revision, claim.fingerprint, response))) request.log.warn('idempotency key taken over before its settled answer was stored')
+      } catch (err) {
+        request.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'idempotency answer of a settled write not stored')
+      }
+    }
+
+    function answerOnceSettled(request: FastifyRequest, err: unknown, answer: () => Promise<CreatedAnswer>): void {
+      if (!(err instanceof AppendInDoubtError) || !claims.has(request)) return
+      const later = err.settled.then(async (settled): Promise<StoredResponse | null> => {
+        if (settled !== 'stored') return null
+        // The task is stored: its answer is read while NATS is still slow, rather than the key left in flight.
+        const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
+        return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(location ? { location } : {}) }
+      })
+      settling.set(request, later)
+    }
+
     app.decorate('idempotent', { preHandler, onSend } satisfies IdempotencyHooks)
+    app.decorate('answerOnceSettled', answerOnceSettled)
   },
   { name: 'idempotency' },
 )
@@ -113,5 +156,11 @@ function canonicalJson(value: unknown): string {
 declare module 'fastify' {
   interface FastifyInstance {
     idempotent: IdempotencyHooks
+    /**
+     * For a handler whose write failed with `err`: when it is an append in doubt (answered 503,
+     * maybe stored later), the request's Idempotency-Key stays claimed until it is settled, then
+     * holds `answer()` if the write was stored, or is freed if it was not. Otherwise nothing changes.
+     */
+    answerOnceSettled: (request: FastifyRequest, err: unknown, answer: () => Promise<CreatedAnswer>) => void
   }
 }

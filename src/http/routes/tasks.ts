@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask, taskCountsOf } from '../../api/tasks.js'
+import { randomUUID } from 'node:crypto'
+import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask, storedTask, taskCountsOf } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
 import { API_PREFIX } from '../plugins/openapi.js'
 import { answer, errors } from '../../contract/common.js'
@@ -25,8 +26,15 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { accountId, keyId } = principalOf(request)
-      const created = await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId })
-      return reply.code(201).header('location', `${API_PREFIX}/tasks/${created.task.id}`).send(created)
+      const taskId = randomUUID()
+      try {
+        const created = await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId }, taskId)
+        return reply.code(201).header('location', `${API_PREFIX}/tasks/${taskId}`).send(created)
+      } catch (err) {
+        // Answered 503, the task may be stored later: a retry with the key then gets it (201), not a 409.
+        app.answerOnceSettled(request, err, async () => ({ status: 201, body: await storedTask(app.infra, accountId, taskId), location: `${API_PREFIX}/tasks/${taskId}` }))
+        throw err
+      }
     },
   )
 

@@ -4,12 +4,18 @@ import type { EventEnvelope } from '../../domain/message.js'
 import { inSpan, SpanKind, traceHeaders } from '../tracing/spans.js'
 import { BatchPublisher, type BatchObserver } from './batch-publisher.js'
 import { isDuplicateInBatch, isWrongLastSequence } from './conflicts.js'
-import { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
+import { AppendInDoubtError, ConcurrencyError, EventStoreUnavailableError, type AppendSettlement } from './event-store-errors.js'
+import { settleWithin } from '../deadline.js'
 import type { Guard, Planned } from './event-store-types.js'
 import type { StreamName } from './subjects.js'
 
 /** nats.js' own default for a JetStream request. */
 const DEFAULT_TIMEOUT_MS = 5000
+/**
+ * How long the acknowledgement of an append answered late is still awaited in the background:
+ * past a NATS pause or election, within the life of an Idempotency-Key in flight (150 s).
+ */
+const LATE_ACK_MS = 30_000
 
 /**
  * How the event store's appends reach the log: one event as a plain publish, several as one
@@ -36,13 +42,22 @@ export class EventPublisher {
     return inSpan(`append ${envelope.type}`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
       try {
         const headers = traceHeaders()
-        const ack = await this.js.publish(subject, JSON.stringify(envelope), {
+        const ack = this.js.publish(subject, JSON.stringify(envelope), {
           msgID: envelope.id,
           expect: { lastSubjectSequence: guard.expected, lastSubjectSequenceSubject: guard.subjects },
+          timeout: LATE_ACK_MS,
           ...(headers ? { headers } : {}),
         })
-        span.setAttribute('mats.stream.sequence', ack.seq)
-        return ack.seq
+        // The caller is answered within timeoutMs as before; the message may be stored later all the same.
+        const inTime = await settleWithin(ack, this.timeoutMs)
+        if (inTime.outcome === 'late') {
+          const settlement = settlementOf(ack)
+          throw new AppendInDoubtError(`no answer from ${subject} within ${this.timeoutMs} ms`, () => settlement)
+        }
+        if (inTime.outcome === 'failed') throw inTime.error
+        const { seq } = await ack
+        span.setAttribute('mats.stream.sequence', seq)
+        return seq
       } catch (err) {
         throw appendError(err, subject)
       }
@@ -78,7 +93,16 @@ export class EventPublisher {
   }
 }
 
+/** What the late acknowledgement says: stored, refused by the guard, or nothing more known (no answer, connection lost). */
+function settlementOf(ack: Promise<unknown>): Promise<AppendSettlement> {
+  return ack.then(
+    (): AppendSettlement => 'stored',
+    (err: unknown): AppendSettlement => (isWrongLastSequence(err) ? 'not-stored' : 'unknown'),
+  )
+}
+
 function appendError(err: unknown, subjects: string): Error {
+  if (err instanceof AppendInDoubtError) return err
   if (isWrongLastSequence(err) || isDuplicateInBatch(err)) return new ConcurrencyError(`${subjects} moved past the version the decision saw`, { cause: err })
   return new EventStoreUnavailableError(`could not append to ${subjects}`, { cause: err })
 }

@@ -7,3 +7,28 @@ export class ConcurrencyError extends Error {
 export class EventStoreUnavailableError extends Error {
   override readonly name = 'EventStoreUnavailableError'
 }
+
+/** What became of an append that was answered as unavailable while its message was on its way. */
+export type AppendSettlement = 'stored' | 'not-stored' | 'unknown'
+
+/**
+ * An append that got no answer in time: its message may still be stored, after the caller
+ * was answered 503. `settled` says, later, what became of it (never rejects): the request's
+ * own acknowledgement if it comes, else what the log holds once NATS answers again. Worked out
+ * only when asked (most callers just answer 503), once.
+ */
+export class AppendInDoubtError extends EventStoreUnavailableError {
+  private settling: Promise<AppendSettlement> | undefined
+
+  constructor(
+    message: string,
+    private readonly settle: () => Promise<AppendSettlement>,
+  ) {
+    super(message)
+  }
+
+  get settled(): Promise<AppendSettlement> {
+    this.settling ??= this.settle().catch((): AppendSettlement => 'unknown')
+    return this.settling
+  }
+}

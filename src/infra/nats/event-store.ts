@@ -1,15 +1,19 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { Aggregate, AggregateCategory, EventDraft, Recorded, RecordedEvent } from '../../domain/message.js'
-import { EventStoreUnavailableError } from './event-store-errors.js'
+import { AppendInDoubtError, EventStoreUnavailableError, type AppendSettlement } from './event-store-errors.js'
+import { whileUnreachable } from '../while-unreachable.js'
 import { FreshReads } from '../fresh-reads.js'
 import { LogReader, type Read } from './log-reader.js'
-import { accountSubjects, aggregateSubjects, streamOf } from './subjects.js'
+import { accountSubjects, aggregateSubjects, streamOf, type StreamName } from './subjects.js'
 import { toEnvelope } from './envelope.js'
 import { EventPublisher } from './event-publisher.js'
 import { DEFAULT_BATCHES_PER_STREAM, type AggregateKey, type AppendOptions, type AppendPart, type EventStoreOptions, type Loaded, type LoadOptions, type Planned } from './event-store-types.js'
 
-export { ConcurrencyError, EventStoreUnavailableError } from './event-store-errors.js'
+export { AppendInDoubtError, ConcurrencyError, EventStoreUnavailableError, type AppendSettlement } from './event-store-errors.js'
+
+/** How long an append in doubt is looked for in the log while NATS is still away. */
+const LOOK_UP_IN_DOUBT_MS = 60_000
 export { DEFAULT_BATCHES_PER_STREAM } from './event-store-types.js'
 export type { AggregateKey, AppendOptions, AppendPart, EventStoreOptions, Loaded, LoadOptions } from './event-store-types.js'
 /** Where readers have always imported it from. */
@@ -101,7 +105,11 @@ export class EventStore {
     const [single] = all
     if (single === undefined) return parts.map(() => [])
     const lastSeq =
-      all.length === 1 && single.guard ? await this.publisher.publish(single.subject, single.envelope, single.guard) : await this.publisher.publishBatch(streamOf(aggregate.category), all)
+      all.length === 1 && single.guard
+        ? await this.publisher.publish(single.subject, single.envelope, single.guard).catch((err: unknown) => {
+            throw err instanceof AppendInDoubtError ? this.inDoubt(err, streamOf(aggregate.category), single.subject, single.envelope.id) : err
+          })
+        : await this.publisher.publishBatch(streamOf(aggregate.category), all)
     let seq = lastSeq - all.length
     return planned.map(({ events }) => events.map(({ subject, envelope }) => ({ ...envelope, seq: ++seq, subject }) as unknown as Recorded<Event>))
   }
@@ -150,6 +158,21 @@ export class EventStore {
     let seq = (await this.publisher.publishBatch(stream, [...a, ...b])) - a.length - b.length
     const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
     return [a.map(stamp) as unknown as Recorded<AE>[], b.map(stamp) as unknown as Recorded<BE>[]]
+  }
+
+  /**
+   * An append in doubt whose acknowledgement never came (connection lost, NATS away past it):
+   * what the log holds once NATS answers again says whether it was stored.
+   */
+  private inDoubt(err: AppendInDoubtError, stream: StreamName, subject: string, eventId: string): AppendInDoubtError {
+    const lookUp = async (): Promise<AppendSettlement> => {
+      const read = await whileUnreachable(() => this.reader.read(stream, subject, 1), { forMs: LOOK_UP_IN_DOUBT_MS })
+      return read.events.some((event) => event.id === eventId) ? 'stored' : 'not-stored'
+    }
+    return new AppendInDoubtError(err.message, async () => {
+      const known = await err.settled
+      return known === 'unknown' ? lookUp() : known
+    })
   }
 
   /**
