@@ -69,9 +69,18 @@ function aQuery(random: ReturnType<typeof generator>) {
   return { filter, sort, skip: random.pick([0, 0, 3]), limit: random.pick([0, 25, 1]) }
 }
 
+/**
+ * What a sort compares of a field: an array sorts by its smallest element ascending and its
+ * largest descending (the arrays here hold strings), so `['a', 'b']` ties with `'b'` descending.
+ */
+const sortValue = (value: unknown, direction: number) => {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string')) return value
+  return [...value].sort()[direction === 1 ? 0 : value.length - 1]
+}
+
 /** What a find answers, as far as it is defined: the sort keys in order (ties may come in any order), and the ids when all are read. */
 const answer = (docs: Document[], sort: Sort, whole: boolean) => ({
-  keys: docs.map((doc) => Object.keys(sort).map((field) => doc[field])),
+  keys: docs.map((doc) => Object.entries(sort).map(([field, direction]) => sortValue(doc[field], Number(direction)))),
   ids: whole ? docs.map((doc) => String(doc._id)).sort() : [],
 })
 
