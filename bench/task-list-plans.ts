@@ -11,7 +11,9 @@ export interface ListCase {
 /**
  * How the store plans each list's query (its first page, as GET /v1/tasks sends it): on MongoDB
  * the winning plan's stages and index; on FerretDB whether the filter, sort and limit run in
- * SQL and SQLite's own plan.
+ * SQL and SQLite's own plan. FerretDB's explain shows the plan of the query without the sort:
+ * a sorted find with equalities runs patch 0005's index walk instead (ADR 0019), which its
+ * explain does not show (docs/benchmarks.md has that plan from SQLite's EXPLAIN QUERY PLAN).
  */
 export async function explainLists(collection: Collection<Stored<TaskDoc>>, accountId: string, cases: readonly ListCase[]): Promise<string[]> {
   const lines: string[] = []

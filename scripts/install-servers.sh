@@ -16,7 +16,7 @@ NATS_VERSION="v2.12.15"
 FERRETDB_VERSION="v1.24.2"
 # The version the patched build reports. Bump the suffix whenever scripts/ferretdb/*.patch
 # change, so that installed() replaces binaries built from the previous patch set.
-FERRETDB_BUILD="$FERRETDB_VERSION-mats.3"
+FERRETDB_BUILD="$FERRETDB_VERSION-mats.4"
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"

@@ -34,4 +34,22 @@ export function useIdleWatch(idleTimeoutMs: number, onEnded: () => void): void {
     schedule(idleTimeoutMs + MARGIN_MS)
     return () => clearTimeout(timer)
   }, [idleTimeoutMs, onEnded])
+  useTypingKeepsAlive(idleTimeoutMs)
+}
+
+/**
+ * Typing in a form is use of the console though it sends nothing until submitted: a long draft
+ * would otherwise meet the idle timeout (ADR 0044). While someone types, the session is read as
+ * use (not background) once a third of the timeout has passed since the last use, so at most
+ * three requests per timeout, and none while nobody types.
+ */
+function useTypingKeepsAlive(idleTimeoutMs: number): void {
+  useEffect(() => {
+    const typed = () => {
+      if (Date.now() - lastUse() < idleTimeoutMs / 3) return
+      api('GET', '/console/api/session').catch(() => undefined) // an ended session: the idle watch above reports it
+    }
+    document.addEventListener('input', typed, true)
+    return () => document.removeEventListener('input', typed, true)
+  }, [idleTimeoutMs])
 }

@@ -30,6 +30,23 @@ t.test('given a console in use, when its screens are opened one after another fo
   t.equal(await page.getByLabel('API key').count(), 0, 'no sign-in form')
 })
 
+t.test('given a console where someone writes a long draft, when they type for three idle timeouts without sending it, then it stays signed in', async (t) => {
+  const page = await (await aContext(browser, t)).newPage()
+  await signInWithKey(page, service.url, caller.key.key)
+  await nav(page).getByRole('link', { name: 'New task', exact: true }).click()
+  const instruction = page.getByLabel('Instruction')
+  await instruction.waitFor()
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
+  const started = Date.now()
+  for (let i = 0; Date.now() - started < 3 * IDLE_MS; i++) {
+    await instruction.press(i % 10 === 9 ? 'Space' : 'a')
+    await until('a moment of thinking', () => Date.now() - started > (i + 1) * 300, 5000, 50)
+  }
+  t.equal(await page.getByLabel('API key').count(), 0, `no sign-in form ${Date.now() - started} ms later`)
+  t.match(await instruction.inputValue(), /^a{9} a/, 'the draft is still there')
+  t.equal((await fetch(`${service.url}/console/api/session`, { headers: { cookie, 'x-console-background': '1' } })).status, 200, 'the server still holds the session')
+})
+
 for (const [screen, path] of [
   ['Tasks in Live mode (its account feed open, re-read on events)', '/tasks'],
   ['Agents (no feed, nothing polled)', '/agents'],
