@@ -14,6 +14,6 @@ export async function cancelTask(infra: CommandContext, key: { accountId: string
   if (state.status !== 'failed') return 'stopping'
   infra.metrics.taskEnded(state.agentType, { outcome: 'failed', reason: 'cancelled' })
   // No longer pending: an identical brief may be queued again.
-  releaseIdentity(infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId)
+  releaseIdentity(infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId, state.identityRevision)
   return 'ended'
 }

@@ -23,6 +23,6 @@ export async function startTask(infra: CommandContext, key: { accountId: string;
   const { state, appended, history, accountId } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
   const started = appended.at(-1)
   if (state.status !== 'running' || !started) throw new Error(`claim left task ${key.taskId} ${state.status}`)
-  releaseIdentity(infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId)
+  releaseIdentity(infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId, state.identityRevision)
   return { state, version: started.seq, accountId, events: history }
 }
