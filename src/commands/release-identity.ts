@@ -1,4 +1,5 @@
 import type { CommandContext } from './context.js'
+import { PendingTasks } from '../infra/nats/pending-tasks.js'
 import { whileUnreachable } from '../infra/while-unreachable.js'
 
 /** How long a task's identity entry is tried to be removed while NATS is slow or away. */
@@ -18,4 +19,16 @@ export function releaseIdentity(infra: CommandContext, entry: string, taskId: st
   void whileUnreachable(() => infra.pendingTasks.release(entry, taskId, revision), { forMs: RELEASE_RETRY_MS, onRetry }).catch((err: unknown) => {
     infra.log.warn({ err, taskId }, 'could not clear the pending-task entry; the next identical request clears it')
   })
+}
+
+/**
+ * Removes the identity entry of a task that is no longer pending (claimed, cancelled). By the
+ * revision its TaskCreated carries, without waiting for an answer (ADR 0050): an entry left
+ * behind is stale and the next identical brief clears it. A task created before the revision
+ * was recorded has its entry read and removed as above.
+ */
+export function releaseClaimedIdentity(infra: CommandContext, task: { accountId: string; taskId: string; fingerprint: string; identityRevision?: number | undefined }): void {
+  const entry = PendingTasks.key(task.accountId, task.fingerprint)
+  if (task.identityRevision === undefined) return releaseIdentity(infra, entry, task.taskId, undefined)
+  infra.pendingTasks.releaseUnconfirmed(entry, task.identityRevision)
 }
