@@ -29,6 +29,6 @@ export function releaseIdentity(infra: CommandContext, entry: string, taskId: st
  */
 export function releaseClaimedIdentity(infra: CommandContext, task: { accountId: string; taskId: string; fingerprint: string; identityRevision?: number | undefined }): void {
   const entry = PendingTasks.key(task.accountId, task.fingerprint)
-  if (task.identityRevision === undefined) return releaseIdentity(infra, entry, task.taskId, undefined)
-  infra.pendingTasks.releaseUnconfirmed(entry, task.identityRevision)
+  if (task.identityRevision === undefined) releaseIdentity(infra, entry, task.taskId, undefined)
+  else infra.pendingTasks.releaseUnconfirmed(entry, task.identityRevision)
 }
