@@ -22,13 +22,10 @@ export function releaseIdentity(infra: CommandContext, entry: string, taskId: st
 }
 
 /**
- * Removes the identity entry of a task that is no longer pending (claimed, cancelled). By the
- * revision its TaskCreated carries, without waiting for an answer (ADR 0050): an entry left
- * behind is stale and the next identical brief clears it. A task created before the revision
- * was recorded has its entry read and removed as above.
+ * Removes the identity entry of a task that is no longer pending (claimed, cancelled): by the
+ * revision its TaskCreated carries, without reading it first (ADR 0050); a task created before
+ * the revision was recorded has its entry read first.
  */
 export function releaseClaimedIdentity(infra: CommandContext, task: { accountId: string; taskId: string; fingerprint: string; identityRevision?: number | undefined }): void {
-  const entry = PendingTasks.key(task.accountId, task.fingerprint)
-  if (task.identityRevision === undefined) releaseIdentity(infra, entry, task.taskId, undefined)
-  else infra.pendingTasks.releaseUnconfirmed(entry, task.identityRevision)
+  releaseIdentity(infra, PendingTasks.key(task.accountId, task.fingerprint), task.taskId, task.identityRevision)
 }

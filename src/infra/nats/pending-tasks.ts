@@ -1,6 +1,5 @@
 import type { KV } from '@nats-io/kv'
 import type { JetStreamClient } from '@nats-io/jetstream'
-import { headers, type NatsConnection } from '@nats-io/transport-node'
 import { openBucket } from './buckets.js'
 import { isWrongLastSequence } from './conflicts.js'
 
@@ -13,13 +12,10 @@ const BUCKET = 'mats_pending_tasks'
  * the bucket loses no task, only the duplicate check for tasks pending at that moment.
  */
 export class PendingTasks {
-  private constructor(
-    private readonly nc: NatsConnection,
-    private readonly kv: KV,
-  ) {}
+  private constructor(private readonly kv: KV) {}
 
-  static async open(nc: NatsConnection, js: JetStreamClient, replicas: number): Promise<PendingTasks> {
-    return new PendingTasks(nc, await openBucket(js, BUCKET, { history: 1, replicas }))
+  static async open(js: JetStreamClient, replicas: number): Promise<PendingTasks> {
+    return new PendingTasks(await openBucket(js, BUCKET, { history: 1, replicas }))
   }
 
   static key(accountId: string, fingerprint: string): string {
@@ -62,19 +58,6 @@ export class PendingTasks {
       // Moved since it was read: another request cleared it (and may hold it now).
       if (!isWrongLastSequence(err)) throw err
     }
-  }
-
-  /**
-   * Removes the entry of a task that is no longer pending (claimed, cancelled) if it is still
-   * the revision its creation took, without waiting for NATS' answer (1 message, not 2): one
-   * that NATS never stores (out of reach, an election) is stale, and the next identical brief
-   * clears it (createChecked's acquireIdentity reads its holder, sees it is not pending).
-   */
-  releaseUnconfirmed(key: string, revision: number): void {
-    const hdrs = headers()
-    hdrs.set('KV-Operation', 'DEL')
-    hdrs.set('Nats-Expected-Last-Subject-Sequence', String(revision))
-    this.nc.publish(`$KV.${BUCKET}.${key}`, undefined, { headers: hdrs })
   }
 
   private async revisionHeldBy(key: string, taskId: string): Promise<number | undefined> {
