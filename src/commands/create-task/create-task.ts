@@ -92,7 +92,7 @@ export async function createChecked(
     return executed
   } catch (err) {
     if (err instanceof AppendInDoubtError) {
-      afterDoubt(infra, err, input, lock)
+      afterDoubt(infra, err, input, lock, identity.value)
       throw err
     }
     infra.budgets.release(input.taskId)
@@ -106,13 +106,13 @@ export async function createChecked(
  * identical brief sent again is a 409 naming it, not a second task) and its reservation
  * until the log says it was not stored.
  */
-function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string): void {
+function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string, identityRevision: number): void {
   void err.settled.then((settled) => {
     infra.log.info({ taskId: input.taskId, settled }, 'a task creation answered 503 is settled')
     if (settled === 'stored') return infra.metrics.taskCreated(input.agentType)
     infra.budgets.release(input.taskId)
     // Unknown: the entry is cleared by the next identical brief once its grace has passed.
-    if (settled === 'not-stored') releaseIdentity(infra, lock, input.taskId)
+    if (settled === 'not-stored') releaseIdentity(infra, lock, input.taskId, identityRevision)
   })
 }
 
