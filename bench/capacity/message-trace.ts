@@ -30,21 +30,39 @@ export function shapeOf(subject: string): string {
   return subject.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>').replace(/\b[A-Za-z0-9]{22}\b/g, '<nuid>')
 }
 
+/**
+ * `in <shape>` for what a client published, `out <shape>` for what the server delivered; a reply
+ * is named by the request it answers (`out reply to <shape>`), from the reply subject the
+ * request carried (`PUB <subject> <reply> <size>`, `HPUB <subject> <reply> <hsize> <size>`).
+ */
+function traceKey(line: string, requests: Map<string, string>): string | null {
+  const op = line.match(/(<<-|->>) \[(H?PUB|H?MSG) ([^\]]+)\]/)
+  if (!op) return null
+  const [subject = '', ...rest] = (op[3] ?? '').split(' ')
+  if (op[1] === '<<-') {
+    const reply = rest.length === (op[2] === 'HPUB' ? 3 : 2) ? rest[0] : undefined
+    if (reply?.startsWith('_INBOX.')) requests.set(reply, shapeOf(subject))
+    return `in  ${shapeOf(subject)}`
+  }
+  // Kept for the run: a pull's inbox gets its status lines too, a batched direct get its end-of-batch.
+  const answered = requests.get(subject)
+  return answered === undefined ? `out ${shapeOf(subject)}` : `out reply to ${answered}`
+}
+
 export async function main(): Promise<void> {
   const idle = new Map<string, number>()
   const busy = new Map<string, number>()
   let counts: Map<string, number> | null = null
   let buffered = ''
+  const requests = new Map<string, string>()
   const trace = (output: string) => {
     buffered += output
     const lines = buffered.split('\n')
     buffered = lines.pop() ?? ''
     if (!counts) return
     for (const line of lines) {
-      const op = line.match(/(<<-|->>) \[(H?PUB|H?MSG) (\S+)/)
-      if (!op) continue
-      const key = `${op[1] === '<<-' ? 'in ' : 'out'} ${shapeOf(op[3] ?? '')}`
-      counts.set(key, (counts.get(key) ?? 0) + 1)
+      const key = traceKey(line, requests)
+      if (key) counts.set(key, (counts.get(key) ?? 0) + 1)
     }
   }
   const stoppers = new Stoppers()

@@ -1,8 +1,7 @@
 import { finishTask } from '../../src/commands/finish-task/finish-task.js'
 import { learnSessionFacts } from '../../src/commands/learn-session-facts/learn-session-facts.js'
-import { releaseIdentity } from '../../src/commands/release-identity.js'
+import { releaseClaimedIdentity } from '../../src/commands/release-identity.js'
 import { startTask, type ClaimedTask } from '../../src/commands/start-task/start-task.js'
-import { PendingTasks } from '../../src/infra/nats/pending-tasks.js'
 import type { Issuer } from '../../src/commands/execute.js'
 import { ConflictError } from '../../src/domain/errors.js'
 import type { Recorded } from '../../src/domain/message.js'
@@ -103,7 +102,7 @@ function claimStoredAfterAll(ctx: RunContext, key: TaskKey, loaded: Loaded<TaskS
   const { state } = loaded
   if (state.status !== 'running' || state.workerId !== ctx.workerId || !ctx.claimsInDoubt.delete(key.taskId)) return null
   ctx.log.warn({ taskId: key.taskId }, 'a claim NATS did not confirm in time was stored: running the task now')
-  releaseIdentity(ctx.infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId)
+  releaseClaimedIdentity(ctx.infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision })
   return { state, version: loaded.version, accountId: loaded.accountId, events: loaded.events }
 }
 

@@ -1,4 +1,5 @@
 import type { CommandContext } from './context.js'
+import { PendingTasks } from '../infra/nats/pending-tasks.js'
 import { whileUnreachable } from '../infra/while-unreachable.js'
 
 /** How long a task's identity entry is tried to be removed while NATS is slow or away. */
@@ -10,10 +11,21 @@ const RELEASE_RETRY_MS = 60_000
  * NATS out of reach it would add a timeout to an answer), but tried again while NATS times out
  * (a busy machine, ADR 0035): an entry left behind would answer 409 to an identical brief for
  * 30 s when its task was never stored, and stay in the bucket until such a brief came.
+ * `revision`: the entry's, as the task's creation took it (TaskCreated's `identityRevision`);
+ * undefined for a task created before it was recorded (the entry is then read first).
  */
-export function releaseIdentity(infra: CommandContext, entry: string, taskId: string): void {
+export function releaseIdentity(infra: CommandContext, entry: string, taskId: string, revision: number | undefined): void {
   const onRetry = (err: unknown, attempt: number) => infra.log.info({ err, taskId, attempt }, 'could not clear the pending-task entry yet; trying again')
-  void whileUnreachable(() => infra.pendingTasks.release(entry, taskId), { forMs: RELEASE_RETRY_MS, onRetry }).catch((err: unknown) => {
+  void whileUnreachable(() => infra.pendingTasks.release(entry, taskId, revision), { forMs: RELEASE_RETRY_MS, onRetry }).catch((err: unknown) => {
     infra.log.warn({ err, taskId }, 'could not clear the pending-task entry; the next identical request clears it')
   })
+}
+
+/**
+ * Removes the identity entry of a task that is no longer pending (claimed, cancelled): by the
+ * revision its TaskCreated carries, without reading it first (ADR 0050); a task created before
+ * the revision was recorded has its entry read first.
+ */
+export function releaseClaimedIdentity(infra: CommandContext, task: { accountId: string; taskId: string; fingerprint: string; identityRevision?: number | undefined }): void {
+  releaseIdentity(infra, PendingTasks.key(task.accountId, task.fingerprint), task.taskId, task.identityRevision)
 }

@@ -1,8 +1,7 @@
 import { decideCancelTask, Task } from '../../domain/tasks/task.js'
 import type { CommandContext } from '../context.js'
-import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { execute, type Issuer } from '../execute.js'
-import { releaseIdentity } from '../release-identity.js'
+import { releaseClaimedIdentity } from '../release-identity.js'
 
 /**
  * Cancels a task of the account: a pending one fails at once, a running one is asked to
@@ -14,6 +13,6 @@ export async function cancelTask(infra: CommandContext, key: { accountId: string
   if (state.status !== 'failed') return 'stopping'
   infra.metrics.taskEnded(state.agentType, { outcome: 'failed', reason: 'cancelled' })
   // No longer pending: an identical brief may be queued again.
-  releaseIdentity(infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId)
+  releaseClaimedIdentity(infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision })
   return 'ended'
 }

@@ -64,10 +64,11 @@ export async function createChecked(
     acquireIdentity(infra, accountId, lock, input.taskId),
   ])
   const refused = checks.find((check) => check.status === 'rejected')
-  if (refused) {
+  const identity = checks[2]
+  if (refused || identity.status === 'rejected') {
     infra.budgets.release(input.taskId)
-    if (checks[2].status === 'fulfilled') releaseIdentity(infra, lock, input.taskId)
-    throw refused.reason
+    if (identity.status === 'fulfilled') releaseIdentity(infra, lock, input.taskId, identity.value)
+    throw refused?.reason
   }
   try {
     appendInTime(appendBy)
@@ -79,6 +80,7 @@ export async function createChecked(
       title: input.title,
       priority: input.priority,
       fingerprint,
+      identityRevision: identity.value,
       parentTaskId: input.parentTaskId ?? null,
       billingMonth: billingMonth(now),
       reservedMicros,
@@ -90,11 +92,11 @@ export async function createChecked(
     return executed
   } catch (err) {
     if (err instanceof AppendInDoubtError) {
-      afterDoubt(infra, err, input, lock)
+      afterDoubt(infra, err, input, lock, identity.value)
       throw err
     }
     infra.budgets.release(input.taskId)
-    releaseIdentity(infra, lock, input.taskId)
+    releaseIdentity(infra, lock, input.taskId, identity.value)
     throw err
   }
 }
@@ -104,13 +106,13 @@ export async function createChecked(
  * identical brief sent again is a 409 naming it, not a second task) and its reservation
  * until the log says it was not stored.
  */
-function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string): void {
+function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string, identityRevision: number): void {
   void err.settled.then((settled) => {
     infra.log.info({ taskId: input.taskId, settled }, 'a task creation answered 503 is settled')
     if (settled === 'stored') return infra.metrics.taskCreated(input.agentType)
     infra.budgets.release(input.taskId)
     // Unknown: the entry is cleared by the next identical brief once its grace has passed.
-    if (settled === 'not-stored') releaseIdentity(infra, lock, input.taskId)
+    if (settled === 'not-stored') releaseIdentity(infra, lock, input.taskId, identityRevision)
   })
 }
 
@@ -139,13 +141,14 @@ const CREATION_GRACE_MS = 30_000
 /**
  * The entry's holder is pending, or still being created by a concurrent request: 409.
  * An entry left by a task that is no longer pending (its claimer died before clearing
- * it) or by a request that died before appending is stale and cleared.
+ * it) or by a request that died before appending is stale and cleared. Returns the entry's
+ * revision, which the task's TaskCreated carries to release it by (ADR 0050).
  */
-async function acquireIdentity(infra: CommandContext, accountId: string, lock: string, taskId: string): Promise<void> {
+async function acquireIdentity(infra: CommandContext, accountId: string, lock: string, taskId: string): Promise<number> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const result = await infra.pendingTasks.acquire(lock, taskId)
     // The same task asked again (its first append's answer was lost): the entry is its own.
-    if (result.acquired || result.holder === taskId) return
+    if (result.acquired || result.holder === taskId) return result.revision
     const holder = await infra.events.load(Task, { accountId, aggregateId: result.holder })
     const beingCreated = holder.state.status === 'absent' && infra.clock().getTime() - result.since.getTime() < CREATION_GRACE_MS
     if (holder.state.status === 'pending' || beingCreated) {

@@ -1,9 +1,8 @@
 import { decideStartTask, Task, type TaskEvent, type TaskState } from '../../domain/tasks/task.js'
 import type { Loaded } from '../../infra/nats/event-store.js'
 import type { CommandContext } from '../context.js'
-import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { execute, type Issuer } from '../execute.js'
-import { releaseIdentity } from '../release-identity.js'
+import { releaseClaimedIdentity } from '../release-identity.js'
 
 export type RunningTask = Extract<TaskState, { status: 'running' }>
 
@@ -23,6 +22,6 @@ export async function startTask(infra: CommandContext, key: { accountId: string;
   const { state, appended, history, accountId } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
   const started = appended.at(-1)
   if (state.status !== 'running' || !started) throw new Error(`claim left task ${key.taskId} ${state.status}`)
-  releaseIdentity(infra, PendingTasks.key(key.accountId, state.fingerprint), key.taskId)
+  releaseClaimedIdentity(infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision })
   return { state, version: started.seq, accountId, events: history }
 }

@@ -37,6 +37,14 @@ export const TaskCreatedData = Type.Object({
   priority: Type.Enum([...PRIORITIES]),
   fingerprint: Sha256Hex("SHA-256 of session, agent and normalized instruction; identical briefs share it. A schedule's task has its tick's (schedule and scheduledFor)."),
   parentTaskId: Nullable(Type.String({ format: 'uuid' }), { description: 'For a delegated task, the supervisor task it is part of; else null.' }),
+  // Optional in v1 for good: absent on tasks created before it was recorded (ADR 0050).
+  identityRevision: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        "Internal: the revision of the task's identical-task entry (KV bucket mats_pending_tasks) its creation took, so that its claim or cancellation removes exactly that entry without reading it first.",
+    }),
+  ),
   // Optional in v1 for good: written only on a re-run (POST /v1/tasks/{taskId}/rerun).
   rerunOf: Type.Optional(
     UuidOf('On a re-run only: the task it repeats, whose TaskRerunCreated (subject mats.reruns.<accountId>.<that task>.TaskRerunCreated) was stored with this event, atomically.'),
