@@ -1,7 +1,7 @@
 import { JetStreamApiError } from '@nats-io/jetstream'
 import { errors as nats } from '@nats-io/transport-node'
 import { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb'
-import { EventStoreUnavailableError } from './nats/event-store.js'
+import { EventStoreUnavailableError } from './nats/event-store-errors.js'
 
 type ErrorClass = abstract new (...args: never[]) => Error
 

@@ -344,7 +344,9 @@ function rawExchange(baseUrl: string, request: string): Promise<{ status: number
 }
 
 t.test('given the server is closing, when a request arrives on a connection still open, then 503 { error } with Retry-After and the connection closes', async (t) => {
-  const own = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '1500' } })
+  // The run outlasts the stop by seconds even on a starved machine, so the POST is still in flight
+  // (its connection busy, not idle and closed by the stop) when the second request is written.
+  const own = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '6000' } })
   const { api, key } = await aCaller(own.infra, own.url)
   const session = await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
   const { hostname, port } = new URL(own.url)
