@@ -165,20 +165,25 @@ export class Scheduler {
     }
   }
 
-  /** Every due tick of one schedule, oldest first: the missed ones once, then each in the window. */
+  /**
+   * Every due tick of one schedule, oldest first: the missed ones once, then each in the
+   * window; no further once the partition is another scheduler's. What was stored before a
+   * failure is kept, so that the retry is not refused by the guard for a tick it stored itself.
+   */
   private async decideDue(entry: Entry): Promise<void> {
+    let known = entry.known
+    const owned = () => !this.stopped && this.owns(known.key.accountId)
     try {
-      const { missed, due } = dueTicks(entry.known.state, this.infra.clock())
-      let known = entry.known
+      const { missed, due } = dueTicks(known.state, this.infra.clock())
       if (missed) known = await fireTick(this.context, known, { scheduledFor: missed.scheduledFor, missedTicks: missed.count }, operator())
       for (const scheduledFor of due) {
-        if (this.stopped) break
+        if (!owned()) break
         known = await fireTick(this.context, known, { scheduledFor }, operator())
       }
-      this.remember(known)
     } catch (err) {
       entry.retryAt = Date.now() + RETRY_MS
-      this.infra.log.warn({ err, scheduleId: entry.known.key.aggregateId }, 'scheduler: a tick could not be decided; trying again')
+      this.infra.log.warn({ err, scheduleId: known.key.aggregateId }, 'scheduler: a tick could not be decided; trying again')
     }
+    this.remember(known)
   }
 }
