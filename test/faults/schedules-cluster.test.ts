@@ -34,17 +34,20 @@ t.test('a 3-node R3 cluster, the tasks stream leader killed and restarted while 
   }
   // Right after an election a read may time out: that is a moment to wait, not a result.
   const decided = async () => Promise.all(schedules.map(async ({ caller, id }) => decisionsOf(await scheduleEvents(service.infra, caller.account.id, id)).length)).catch(() => null)
-  const eachDecided = (n: number) => async () => ((await decided()) ?? []).every((count) => count >= n) && schedules.length > 0
+  /** The most decisions of a schedule once each has `n`: a failed read is not an answer. */
+  const eachDecided = (n: number) => async () => {
+    const counts = await decided()
+    return counts?.every((count) => count >= n) ? Math.max(...counts) : undefined
+  }
   await until('10 ticks of each schedule', eachDecided(10), 90_000, 250)
 
   // When: the tasks stream's leader is killed, the schedules go on, and it comes back
   const leader = await streamLeader(service.infra, servers.cluster, 'MATS_TASKS')
-  const atKill = Math.max(...((await decided()) ?? [0]))
+  const atKill = await until('the decisions so far', eachDecided(0), 30_000, 200)
   leader.process.kill('SIGKILL')
   await exited(leader.process)
-  await until('10 more ticks of each schedule with a node down', eachDecided(atKill + 10), 90_000, 250)
+  const atRestart = await until('10 more ticks of each schedule with a node down', eachDecided(atKill + 10), 90_000, 250)
   await restartNode(t, leader)
-  const atRestart = Math.max(...((await decided()) ?? [0]))
   await until('10 more ticks of each schedule after the restart', eachDecided(atRestart + 10), 90_000, 250)
   for (const { caller, id } of schedules) t.equal((await caller.api.request('DELETE', `/v1/schedules/${id}`)).status, 204)
   await Promise.all(schedulers.map(stopOnce))

@@ -1,6 +1,6 @@
 import { Kvm } from '@nats-io/kv'
 import { partitionOf } from '../../projections/index.js'
-import { SCHEDULER_LEASES } from '../../consumers/schedules/owned-partitions.js'
+import { SCHEDULER_LEASES } from './leases.js'
 import type { AppContext } from '../../src/app-context.js'
 import type { MatsMetrics } from '../../src/infra/metrics/mats-metrics.js'
 import type { RecordedEvent } from '../../src/domain/message.js'
