@@ -114,6 +114,12 @@ export const ConfigSchema = Type.Object({
     default: 2000,
     description: 'How often a scheduler reads which schedules exist; a new schedule fires at most this late for the first time',
   }),
+  SCHEDULER_LEASE_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 600_000,
+    default: 5000,
+    description: "How long a scheduler's partitions of schedules stay with it after it stops renewing them; another scheduler takes them over (and fires their ticks late) after that",
+  }),
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),
   WORKER_ACK_WAIT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'How long a silent worker is trusted; a task whose worker died fails within about this long' }),
   PROJECTOR_LEASE_MS: Type.Integer({

@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import type { AppContext } from '../../src/app-context.js'
+import { settleWithin } from '../../src/infra/deadline.js'
 import { activeSchedulesAfter } from '../../projections/index.js'
 import { operator } from '../../src/commands/execute.js'
 import { dueTicks } from '../../src/commands/schedules/due-ticks.js'
 import { nextFireAfter } from '../../src/commands/schedules/fire-times.js'
 import { fireTick, type FireContext, type KnownSchedule } from '../../src/commands/schedules/fire-tick.js'
 import { Schedule } from '../../src/domain/schedules/schedule.js'
+import { OwnedPartitions } from './owned-partitions.js'
 import { TickRate } from './tick-rate.js'
 
 export interface SchedulerOptions {
@@ -27,17 +31,21 @@ interface Entry {
 
 const PAGE = 1000
 const RETRY_MS = 1000
+const STOP_STEP_MS = 2000
 
 /**
- * The scheduler role: keeps the active schedules of every account (from the schedules read
- * model, each loaded once from the log), and decides each due tick with `fireTick`. Several
- * may run: each decides every tick, and the schedule's guard stores each tick once (ADR 0039).
+ * The scheduler role: keeps the active schedules of the partitions it holds leases on (from
+ * the schedules read model, each loaded once from the log), and decides each due tick with
+ * `fireTick`. Several may run: each fires its share of the partitions (ADR 0047), and the
+ * schedule's guard stores each tick once should two hold a partition for a moment (ADR 0039).
  */
 export class Scheduler {
   private readonly entries = new Map<string, Entry>()
   private readonly context: FireContext
   private timers: NodeJS.Timeout[] = []
   private inFlight = new Set<Promise<void>>()
+  private refreshing: Promise<void> = Promise.resolve()
+  private partitions: OwnedPartitions | null = null
   private stopped = false
 
   constructor(
@@ -49,21 +57,46 @@ export class Scheduler {
     // projector applies it), and two read-model writes per tick on the tick's path were the
     // scheduler's MongoDB load at a tick, beside the read of every active schedule (bench:schedules).
     const projectInline = () => Promise.resolve()
-    this.context = { ...infra, projectInline, admitTick: (accountId, now) => rate.admit(accountId, now) }
+    const onAttempt: FireContext['onAttempt'] = (outcome, known, tick) => this.attempted(outcome, known, tick)
+    this.context = { ...infra, projectInline, admitTick: (accountId, now) => rate.admit(accountId, now), onAttempt }
   }
 
   async start(): Promise<void> {
-    await this.refresh()
-    this.timers = [
-      setInterval(() => void this.refresh().catch((err: unknown) => this.infra.log.warn({ err }, 'scheduler: could not read the schedules')), this.options.refreshMs),
-      setInterval(() => this.fireDue(), this.options.loopMs),
-    ]
+    const { js, config, readModels, log } = this.infra
+    const memberId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+    const scope = { database: readModels.db.databaseName, memberId }
+    const leases = { replicas: config.NATS_STREAM_REPLICAS, ttlMs: config.SCHEDULER_LEASE_MS }
+    this.partitions = await OwnedPartitions.open(js, scope, leases, log.child({ memberId }), () => this.refreshSoon())
+    await this.partitions.start()
+    this.refreshSoon()
+    await this.refreshing
+    this.timers = [setInterval(() => this.refreshSoon(), this.options.refreshMs), setInterval(() => this.fireDue(), this.options.loopMs)]
   }
 
   async stop(): Promise<void> {
     this.stopped = true
     for (const timer of this.timers) clearInterval(timer)
-    await Promise.allSettled([...this.inFlight])
+    await Promise.allSettled([...this.inFlight, this.refreshing])
+    // NATS gone with us: leases not given back expire after SCHEDULER_LEASE_MS.
+    const given = await settleWithin(this.partitions?.stop() ?? Promise.resolve(), STOP_STEP_MS)
+    if (given.outcome !== 'done') this.infra.log.warn({ given }, 'stopping: the scheduler could not give its leases back; they expire')
+  }
+
+  /** Reads the schedules after the one under way (a lease just taken asks for it at once). */
+  private refreshSoon(): void {
+    this.refreshing = this.refreshing.then(() => this.refresh()).catch((err: unknown) => this.infra.log.warn({ err }, 'scheduler: could not read the schedules'))
+  }
+
+  private attempted(outcome: 'stored' | 'refused', known: KnownSchedule, tick: { readonly scheduledFor: Date }): void {
+    this.infra.metrics.tickAttempted(outcome)
+    if (outcome === 'refused') {
+      const { aggregateId: scheduleId, accountId } = known.key
+      this.infra.log.info({ scheduleId, accountId, scheduledFor: tick.scheduledFor.toISOString() }, 'scheduler: tick attempt refused by the guard')
+    }
+  }
+
+  private owns(accountId: string): boolean {
+    return this.partitions?.owns(accountId) ?? false
   }
 
   /** How many schedules this scheduler follows. */
@@ -76,6 +109,7 @@ export class Scheduler {
     for (let after = ''; ; ) {
       const page = await activeSchedulesAfter(this.infra.readModels, after, PAGE)
       for (const { id, accountId, seq } of page) {
+        if (!this.owns(accountId)) continue
         seen.add(id)
         const entry = this.entries.get(id)
         if (!entry) await this.follow({ accountId, aggregateId: id })
@@ -85,8 +119,11 @@ export class Scheduler {
       if (!last || page.length < PAGE) break
       after = last.id
     }
-    // Paused or deleted in the read model: learn it from the log before letting go.
-    for (const [id, entry] of this.entries) if (!seen.has(id) && !entry.busy) await this.learn(entry)
+    // Paused or deleted in the read model: learn it from the log before letting go. Of another scheduler's partition: let go.
+    for (const [id, entry] of this.entries) {
+      if (!this.owns(entry.known.key.accountId)) this.entries.delete(id)
+      else if (!seen.has(id) && !entry.busy) await this.learn(entry)
+    }
   }
 
   private async follow(key: KnownSchedule['key']): Promise<void> {
@@ -100,7 +137,9 @@ export class Scheduler {
 
   private remember(known: KnownSchedule): void {
     const id = known.key.aggregateId
-    if (known.state.status !== 'active') {
+    // A read begun before this process's own append ended after it: what it read is older than what is known.
+    if (known.version < (this.entries.get(id)?.known.version ?? 0)) return
+    if (known.state.status !== 'active' || !this.owns(known.key.accountId)) {
       this.entries.delete(id)
       return
     }
@@ -116,7 +155,7 @@ export class Scheduler {
     const now = this.infra.clock()
     for (const entry of this.entries.values()) {
       if (this.inFlight.size >= this.options.concurrency) return
-      if (entry.busy || !entry.next || entry.next.getTime() > now.getTime() || entry.retryAt > now.getTime()) continue
+      if (entry.busy || !entry.next || !this.owns(entry.known.key.accountId) || entry.next.getTime() > now.getTime() || entry.retryAt > now.getTime()) continue
       entry.busy = true
       const run = this.decideDue(entry).finally(() => {
         entry.busy = false
@@ -126,20 +165,25 @@ export class Scheduler {
     }
   }
 
-  /** Every due tick of one schedule, oldest first: the missed ones once, then each in the window. */
+  /**
+   * Every due tick of one schedule, oldest first: the missed ones once, then each in the
+   * window; no further once the partition is another scheduler's. What was stored before a
+   * failure is kept, so that the retry is not refused by the guard for a tick it stored itself.
+   */
   private async decideDue(entry: Entry): Promise<void> {
+    let known = entry.known
+    const owned = () => !this.stopped && this.owns(known.key.accountId)
     try {
-      const { missed, due } = dueTicks(entry.known.state, this.infra.clock())
-      let known = entry.known
+      const { missed, due } = dueTicks(known.state, this.infra.clock())
       if (missed) known = await fireTick(this.context, known, { scheduledFor: missed.scheduledFor, missedTicks: missed.count }, operator())
       for (const scheduledFor of due) {
-        if (this.stopped) break
+        if (!owned()) break
         known = await fireTick(this.context, known, { scheduledFor }, operator())
       }
-      this.remember(known)
     } catch (err) {
       entry.retryAt = Date.now() + RETRY_MS
-      this.infra.log.warn({ err, scheduleId: entry.known.key.aggregateId }, 'scheduler: a tick could not be decided; trying again')
+      this.infra.log.warn({ err, scheduleId: known.key.aggregateId }, 'scheduler: a tick could not be decided; trying again')
     }
+    this.remember(known)
   }
 }

@@ -2,8 +2,9 @@ import { decide, type RatePolicy } from '../../src/domain/rate-limits/gcra.js'
 
 /**
  * The account's ticks per minute (SCHEDULE_TICKS_PER_MIN), kept by each scheduler in memory.
- * Every scheduler decides every tick, so each one's count is the account's: no shared store
- * is needed, and ticks never spend the account's HTTP limits.
+ * An account's schedules are all in one partition, fired by the one scheduler holding its
+ * lease (ADR 0047), so that scheduler's count is the account's: no shared store is needed,
+ * and ticks never spend the account's HTTP limits. (For a moment at a takeover two count it.)
  */
 export class TickRate {
   private readonly tats = new Map<string, number>()

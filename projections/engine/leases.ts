@@ -28,6 +28,7 @@ export class PartitionLeases {
   private constructor(
     private readonly kv: KV,
     private readonly jsm: JetStreamManager,
+    private readonly bucket: string,
     database: string,
     readonly memberId: string,
   ) {
@@ -35,10 +36,12 @@ export class PartitionLeases {
     this.memberKey = `${this.scope}.members.${keyToken(memberId)}`
   }
 
-  static async open(js: JetStreamClient, database: string, memberId: string, options: { replicas: number; ttlMs: number }): Promise<PartitionLeases> {
-    const kv = await openBucket(js, BUCKET, { history: 1, replicas: options.replicas, ttl: options.ttlMs, storage: StorageType.Memory })
+  /** `bucket`: another role sharing its work the same way (the scheduler, ADR 0047) keeps its leases apart, with its own TTL. */
+  static async open(js: JetStreamClient, database: string, memberId: string, options: { replicas: number; ttlMs: number; bucket?: string }): Promise<PartitionLeases> {
+    const bucket = options.bucket ?? BUCKET
+    const kv = await openBucket(js, bucket, { history: 1, replicas: options.replicas, ttl: options.ttlMs, storage: StorageType.Memory })
     // Without the API check (a request): the bucket just opened says JetStream answers.
-    return new PartitionLeases(kv, await js.jetstreamManager(false), database, memberId)
+    return new PartitionLeases(kv, await js.jetstreamManager(false), bucket, database, memberId)
   }
 
   /**
@@ -79,8 +82,8 @@ export class PartitionLeases {
    * left hundreds, and nats-server spent a core on them).
    */
   private async memberCount(): Promise<number> {
-    const root = `$KV.${BUCKET}.`
-    const info = await this.jsm.streams.info(`KV_${BUCKET}`, { subjects_filter: `${root}${this.scope}.members.*` })
+    const root = `$KV.${this.bucket}.`
+    const info = await this.jsm.streams.info(`KV_${this.bucket}`, { subjects_filter: `${root}${this.scope}.members.*` })
     const entries = await Promise.all(Object.keys(info.state.subjects ?? {}).map((subject) => this.kv.get(subject.slice(root.length))))
     return Math.max(1, entries.filter((entry) => entry?.operation === 'PUT').length)
   }

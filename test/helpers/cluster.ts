@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { connect } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
 import type { Test } from 'tap'
-import { startMongo, startNatsCluster, type LocalCluster } from '../../src/infra/local/servers.js'
+import { startMongo, startNats, startNatsCluster, type LocalCluster, type LocalServer } from '../../src/infra/local/servers.js'
 import type { AppContext } from '../../src/app-context.js'
 import type { TestServers } from './servers.js'
 import { until } from './wait.js'
@@ -78,4 +78,11 @@ export async function endedTaskIds(infra: AppContext): Promise<Set<string>> {
     for (const subject of Object.keys(info.state.subjects ?? {})) ended.add(subject.split('.')[3] ?? '')
   }
   return ended
+}
+
+/** Starts a node of the cluster again (after a kill) on its port, from its configuration and store; stopped at the test's end. */
+export async function restartNode(t: Test, node: LocalCluster['nodes'][number]): Promise<LocalServer> {
+  const restarted = await startNats({ dataDir: dirname(node.configFile), port: node.port, args: ['-c', node.configFile] })
+  t.teardown(() => restarted.stop())
+  return restarted
 }

@@ -19,3 +19,5 @@ export const PROJECTOR_LEASES = 'mats_projector_leases'
 export const WORKER_HEARTBEATS = 'mats_workers'
 /** Where webhooks processes hold a lease per delivery attempt in flight (src/infra/nats/webhook-leases.ts). */
 export const WEBHOOK_LEASES = 'mats_webhook_leases'
+/** Where scheduler processes hold their partitions of the schedules (consumers/schedules/owned-partitions.ts). */
+export const SCHEDULER_LEASES = 'mats_scheduler_leases'

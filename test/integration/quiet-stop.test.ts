@@ -1,7 +1,7 @@
 import t from 'tap'
 import { DOORBELL_PREFIX } from '../../consumers/webhooks/fan-out-doorbell.js'
 import { FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
-import { liveKeys, PROJECTOR_LEASES, WEBHOOK_LEASES, WORKER_HEARTBEATS } from '../helpers/leases.js'
+import { liveKeys, PROJECTOR_LEASES, SCHEDULER_LEASES, WEBHOOK_LEASES, WORKER_HEARTBEATS } from '../helpers/leases.js'
 import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
@@ -21,6 +21,7 @@ t.test('given every role running with webhooks on, when it gets SIGINT, then it 
   t.match(output.text(), '"msg":"webhooks started"', 'webhooks are on')
   // Given it holds its leases and its heartbeat (so that their absence later means something).
   await until('the projector to hold its leases', async () => (await liveKeys(infra, PROJECTOR_LEASES)).some((key) => !key.includes('.members.')), 30_000)
+  await until('the scheduler to hold its leases', async () => (await liveKeys(infra, SCHEDULER_LEASES)).some((key) => !key.includes('.members.')), 30_000)
   t.not((await liveKeys(infra, WORKER_HEARTBEATS)).length, 0, 'the worker beats')
 
   const running = output.text().length
@@ -33,6 +34,7 @@ t.test('given every role running with webhooks on, when it gets SIGINT, then it 
   t.notMatch(stopping, /"level":(40|50|60)/, 'no warning nor error while stopping', { stopping })
   t.same(await liveKeys(infra, PROJECTOR_LEASES), [], 'no projector lease nor membership is left')
   t.same(await liveKeys(infra, WORKER_HEARTBEATS), [], 'no worker heartbeat is left')
+  t.same(await liveKeys(infra, SCHEDULER_LEASES), [], 'no scheduler lease nor membership is left')
   t.same(await liveKeys(infra, WEBHOOK_LEASES), [], 'no webhook delivery lease is left')
   // Deliveries hold no message (jobs are read per webhook, ADR 0033): their leases, checked above, are what they hold.
   // The fan-out holds no account's cursor (ADR 0042) and leaves no consumer behind.

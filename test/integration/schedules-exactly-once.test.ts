@@ -1,28 +1,33 @@
 import t from 'tap'
-import { exited, startMats } from '../helpers/processes.js'
+import { collectOutput, exited, startMats } from '../helpers/processes.js'
 import { streamEvents } from '../helpers/event-log.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
-import { createSchedule, firedOf, scheduleEvents } from '../helpers/schedules.js'
+import { createSchedule, firedOf, leaseHolderPid, refusedTicks, scheduleEvents } from '../helpers/schedules.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
 
 const TICKS = 125
 
-t.test('given three scheduler processes, one killed with SIGKILL mid-run, when a 1s schedule ticks 125 times, then each tick creates exactly one task', async (t) => {
+t.test('given three scheduler processes, the one firing killed with SIGKILL mid-run, when a 1s schedule ticks 125 times, then each tick creates exactly one task, attempted about once', async (t) => {
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
   const caller = await aCaller(service.infra, service.url, { monthlyBudgetUsd: 1000 })
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, SCHEDULER_REFRESH_MS: '500' }
   const schedulers = await Promise.all([0, 1, 2].map(() => startMats(t, ['--role', 'scheduler'], env)))
-  const [doomed, ...survivors] = schedulers
-  if (!doomed) throw new Error('no scheduler started')
+  const outputs = schedulers.map((scheduler) => collectOutput(scheduler))
 
   // When
   const schedule = (await createSchedule(caller, { sessionId, agentType: 'seo', instruction: 'Draft the daily social post', every: '1s', overlap: 'allow' })).body.schedule
   const fired = (n: number) => async () => firedOf(await scheduleEvents(service.infra, caller.account.id, schedule.id)).length >= n
   await until('40 ticks fired', fired(40), 120_000, 200)
+  // The scheduler holding the lease of the schedule's partition: the one whose death matters.
+  const holder = await leaseHolderPid(service.infra, caller.account.id)
+  const doomed = schedulers.find((scheduler) => scheduler.pid === holder)
+  const survivors = schedulers.filter((scheduler) => scheduler !== doomed)
+  if (!doomed) throw new Error(`no scheduler holds the schedule's partition (holder pid ${holder})`)
+  const killedAt = firedOf(await scheduleEvents(service.infra, caller.account.id, schedule.id)).length
   doomed.kill('SIGKILL')
   await exited(doomed)
   await until(`${TICKS} ticks fired`, fired(TICKS), 300_000, 500)
@@ -51,4 +56,13 @@ t.test('given three scheduler processes, one killed with SIGKILL mid-run, when a
     'every fired tick has exactly one task',
   )
   t.equal(created.length, firedTicks.length, 'and no task without its tick')
+
+  // With a lease per partition one scheduler attempts each tick: the guard refuses only the attempts of a takeover.
+  const refused = refusedTicks(outputs.map((output) => output.text()).join('\n'), schedule.id)
+  const sortedTicks = [...ticks].sort()
+  const beforeKill = new Set(sortedTicks.slice(0, killedAt))
+  const refusedBeforeKill = refused.filter((tick) => beforeKill.has(tick)).length
+  const attemptsPerTick = (beforeKill.size + refusedBeforeKill) / beforeKill.size
+  t.ok(attemptsPerTick <= 1.2, `while all three lived, ${attemptsPerTick.toFixed(2)} attempts per tick (${refusedBeforeKill} refused by the guard over ${beforeKill.size} ticks), not 3`)
+  t.comment(`attempts: ${ticks.length} ticks decided, ${refused.length} attempts refused by the guard in all (${refusedBeforeKill} while all three lived)`)
 })

@@ -17,6 +17,8 @@ export interface KnownSchedule {
 export interface FireContext extends CreateTaskContext {
   /** Whether the account's ticks are within their rate (SCHEDULE_TICKS_PER_MIN). */
   readonly admitTick: (accountId: string, now: Date) => boolean
+  /** Told of each attempt to store a decision: stored, or refused by the guard (another scheduler stored the tick first). */
+  readonly onAttempt?: (outcome: 'stored' | 'refused', known: KnownSchedule, tick: TickToDecide) => void
 }
 
 export interface TickToDecide {
@@ -35,20 +37,27 @@ export async function fireTick(infra: FireContext, known: KnownSchedule, tick: T
   const { state } = known
   if (!isDue(state, tick.scheduledFor)) return known
   try {
-    const blocked = await blockedBefore(infra, known, tick)
-    if (blocked) return await storeSkip(infra, known, tick, blocked, issuer)
-    try {
-      return await storeFired(infra, known, tick.scheduledFor, issuer)
-    } catch (err) {
-      const reason = refusalReason(err)
-      if (!reason) throw err
-      return await storeSkip(infra, known, tick, reason, issuer)
-    }
+    const stored = await decideAndStore(infra, known, tick, issuer)
+    infra.onAttempt?.('stored', known, tick)
+    return stored
   } catch (err) {
     if (!(err instanceof ConcurrencyError)) throw err
+    infra.onAttempt?.('refused', known, tick)
     // Another scheduler stored this tick (or the schedule changed): learn what it is now.
     const fresh = await infra.events.catchUp(Schedule, known.key, known, { atLeast: known.version + 1 })
     return { key: known.key, ...fresh }
+  }
+}
+
+async function decideAndStore(infra: FireContext, known: KnownSchedule, tick: TickToDecide, issuer: Issuer): Promise<KnownSchedule> {
+  const blocked = await blockedBefore(infra, known, tick)
+  if (blocked) return await storeSkip(infra, known, tick, blocked, issuer)
+  try {
+    return await storeFired(infra, known, tick.scheduledFor, issuer)
+  } catch (err) {
+    const reason = refusalReason(err)
+    if (!reason) throw err
+    return await storeSkip(infra, known, tick, reason, issuer)
   }
 }
 

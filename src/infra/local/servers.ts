@@ -165,7 +165,8 @@ export async function startMongo(opts: ServerOptions & { database: string }): Pr
 export interface LocalCluster {
   /** Every node's client URL, comma-separated, as NATS_URL takes them. */
   readonly url: string
-  readonly nodes: readonly (LocalServer & { readonly name: string })[]
+  /** Each node, with the configuration file it was started from (to start it again after a kill). */
+  readonly nodes: readonly (LocalServer & { readonly name: string; readonly configFile: string })[]
   stop(): Promise<void>
 }
 
@@ -205,7 +206,7 @@ export async function startNatsCluster(opts: NatsOptions & { size?: number }): P
         ].join('\n'),
       )
       const server = await launch('nats-server', ['-c', config], p.client, { ...opts, dataDir: dir }, `nats://127.0.0.1:${p.client}`)
-      return { ...server, name }
+      return { ...server, name, configFile: config }
     }),
   )
   return {

@@ -79,6 +79,12 @@ export class MatsMetrics {
     labelNames: ['stream'],
     registers: [this.registry],
   })
+  private readonly tickAttempts = new Counter({
+    name: `${PREFIX}schedule_tick_attempts_total`,
+    help: "Ticks a scheduler tried to store, by outcome: stored, or refused by the schedule's guard (another scheduler stored it first, ADR 0047)",
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  })
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX })
@@ -123,6 +129,11 @@ export class MatsMetrics {
 
   rateLimitRejected(group: string): void {
     this.rateLimited.inc({ group })
+  }
+
+  /** A scheduler's attempt to store a tick's decision. */
+  tickAttempted(outcome: 'stored' | 'refused'): void {
+    this.tickAttempts.inc({ outcome })
   }
 
   projected(projection: string, stream: string, last: { seq: number }): void {
