@@ -1429,6 +1429,8 @@ export interface components {
                 fingerprint: string;
                 /** @description For a delegated task, the supervisor task it is part of; else null. */
                 parentTaskId: string | null;
+                /** @description Internal: the revision of the task's identical-task entry (KV bucket mats_pending_tasks) its creation took, so that its claim or cancellation removes exactly that entry without reading it first. */
+                identityRevision?: number;
                 /**
                  * Format: uuid
                  * @description On a re-run only: the task it repeats, whose TaskRerunCreated (subject mats.reruns.<accountId>.<that task>.TaskRerunCreated) was stored with this event, atomically.
