@@ -6,6 +6,7 @@ import { activeSchedulesAfter } from '../../projections/index.js'
 import { operator } from '../../src/commands/execute.js'
 import { dueTicks } from '../../src/commands/schedules/due-ticks.js'
 import { nextFireAfter } from '../../src/commands/schedules/fire-times.js'
+import { TickBatch } from '../../src/commands/schedules/tick-batch.js'
 import { fireTick, type FireContext, type KnownSchedule } from '../../src/commands/schedules/fire-tick.js'
 import { Schedule } from '../../src/domain/schedules/schedule.js'
 import { Slots } from '../webhooks/slots.js'
@@ -17,7 +18,7 @@ export interface SchedulerOptions {
   readonly refreshMs: number
   /** How often due ticks are looked for. */
   readonly loopMs: number
-  /** Ticks decided at once in this process (each holds an atomic batch slot while it appends). */
+  /** Batches of ticks decided at once in this process (each holds an atomic batch slot while it appends). */
   readonly concurrency: number
 }
 
@@ -31,6 +32,8 @@ interface Entry {
 }
 
 const PAGE = 1000
+/** At most this many schedules' ticks in one atomic batch: 200 messages, of the server's 1,000. */
+const BATCH_TICKS = 100
 const RETRY_MS = 1000
 const STOP_STEP_MS = 2000
 
@@ -180,23 +183,35 @@ export class Scheduler {
   }
 
   /**
-   * An account's due schedules at one instant: their budget checks share one read of the
-   * account and one fence of the spend view (ADR 0051); each tick still holds a slot of its
-   * own, handed out first come first served across accounts.
+   * An account's due schedules at one instant (ADR 0051): their budget checks share one read of
+   * the account and one fence of the spend view, and their fired ticks are appended together,
+   * up to BATCH_TICKS in one atomic batch holding one slot, handed out across accounts in turn.
    */
   private async decideAccount(entries: readonly Entry[]): Promise<void> {
     const context: FireContext = { ...this.context, budgets: this.infra.budgets.together() }
-    await Promise.all(
-      entries.map(async (entry) => {
-        const slot = await this.slots.reserve()
-        try {
-          if (slot) await this.decideDue(entry, context)
-        } finally {
-          slot?.release()
-          entry.busy = false
-        }
-      }),
-    )
+    const groups = Array.from({ length: Math.ceil(entries.length / BATCH_TICKS) }, (_, i) => entries.slice(i * BATCH_TICKS, (i + 1) * BATCH_TICKS))
+    await Promise.all(groups.map((group) => this.decideGroup(group, context)))
+  }
+
+  private async decideGroup(group: readonly Entry[], context: FireContext): Promise<void> {
+    const slot = await this.slots.reserve()
+    try {
+      if (!slot) return
+      const batch = new TickBatch(this.infra.events, group.length)
+      await Promise.all(
+        group.map(async (entry) => {
+          const member = batch.member()
+          try {
+            await this.decideDue(entry, { ...context, appendFired: member.append })
+          } finally {
+            member.done()
+          }
+        }),
+      )
+    } finally {
+      slot?.release()
+      for (const entry of group) entry.busy = false
+    }
   }
 
   /**
