@@ -159,7 +159,7 @@ export class Scheduler {
     else Object.assign(entry, { known, next })
   }
 
-  /** The due schedules, by account: each account's are decided together (one read of its budget), its ticks one slot each. */
+  /** The due schedules, by account: each account's are decided together (one read of its budget, one atomic batch per BATCH_TICKS). */
   private fireDue(): void {
     if (this.stopped) return
     const now = this.infra.clock().getTime()
