@@ -141,7 +141,7 @@ async function startProjector(infra: AppContext, config: Config, { onProjected }
 
 /** Fires the schedules' ticks; several may run (ADR 0039). */
 async function startScheduler(infra: AppContext, config: Config): Promise<Scheduler> {
-  // A tick holds one of the process's atomic batch slots: more ticks at once than slots only wait for one, and time out (bench:schedules).
+  // An account's batch of ticks holds one of the process's atomic batch slots: more at once than slots only wait for one, and time out (bench:schedules, ADR 0051).
   const concurrency = Math.min(64, config.NATS_BATCHES_PER_STREAM)
   const scheduler = new Scheduler(infra, { refreshMs: config.SCHEDULER_REFRESH_MS, loopMs: 100, concurrency })
   await scheduler.start()

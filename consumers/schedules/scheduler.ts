@@ -6,8 +6,10 @@ import { activeSchedulesAfter } from '../../projections/index.js'
 import { operator } from '../../src/commands/execute.js'
 import { dueTicks } from '../../src/commands/schedules/due-ticks.js'
 import { nextFireAfter } from '../../src/commands/schedules/fire-times.js'
+import { TickBatch } from '../../src/commands/schedules/tick-batch.js'
 import { fireTick, type FireContext, type KnownSchedule } from '../../src/commands/schedules/fire-tick.js'
 import { Schedule } from '../../src/domain/schedules/schedule.js'
+import { Slots } from '../webhooks/slots.js'
 import { OwnedPartitions } from './owned-partitions.js'
 import { TickRate } from './tick-rate.js'
 
@@ -16,7 +18,7 @@ export interface SchedulerOptions {
   readonly refreshMs: number
   /** How often due ticks are looked for. */
   readonly loopMs: number
-  /** Schedules deciding a tick at once in this process. */
+  /** Batches of ticks decided at once in this process (each holds an atomic batch slot while it appends). */
   readonly concurrency: number
 }
 
@@ -30,6 +32,8 @@ interface Entry {
 }
 
 const PAGE = 1000
+/** At most this many schedules' ticks in one atomic batch: 200 messages, of the server's 1,000. */
+const BATCH_TICKS = 100
 const RETRY_MS = 1000
 const STOP_STEP_MS = 2000
 
@@ -44,6 +48,9 @@ export class Scheduler {
   private readonly context: FireContext
   private timers: NodeJS.Timeout[] = []
   private inFlight = new Set<Promise<void>>()
+  /** Accounts whose due ticks are being decided: their next due ones wait for the next loop. */
+  private readonly deciding = new Set<string>()
+  private readonly slots: Slots
   private refreshing: Promise<void> = Promise.resolve()
   private partitions: OwnedPartitions | null = null
   private stopped = false
@@ -59,6 +66,7 @@ export class Scheduler {
     const projectInline = () => Promise.resolve()
     const onAttempt: FireContext['onAttempt'] = (outcome, known, tick) => this.attempted(outcome, known, tick)
     this.context = { ...infra, projectInline, admitTick: (accountId, now) => rate.admit(accountId, now), onAttempt }
+    this.slots = new Slots(options.concurrency, 0)
   }
 
   async start(): Promise<void> {
@@ -75,6 +83,7 @@ export class Scheduler {
 
   async stop(): Promise<void> {
     this.stopped = true
+    this.slots.close()
     for (const timer of this.timers) clearInterval(timer)
     await Promise.allSettled([...this.inFlight, this.refreshing])
     // NATS gone with us: leases not given back expire after SCHEDULER_LEASE_MS.
@@ -150,18 +159,58 @@ export class Scheduler {
     else Object.assign(entry, { known, next })
   }
 
+  /** The due schedules, by account: each account's are decided together (one read of its budget, one atomic batch per BATCH_TICKS). */
   private fireDue(): void {
     if (this.stopped) return
-    const now = this.infra.clock()
+    const now = this.infra.clock().getTime()
+    const due = new Map<string, Entry[]>()
     for (const entry of this.entries.values()) {
-      if (this.inFlight.size >= this.options.concurrency) return
-      if (entry.busy || !entry.next || !this.owns(entry.known.key.accountId) || entry.next.getTime() > now.getTime() || entry.retryAt > now.getTime()) continue
-      entry.busy = true
-      const run = this.decideDue(entry).finally(() => {
-        entry.busy = false
+      const { accountId } = entry.known.key
+      if (entry.busy || !entry.next || entry.next.getTime() > now || entry.retryAt > now || this.deciding.has(accountId) || !this.owns(accountId)) continue
+      const ofAccount = due.get(accountId)
+      if (ofAccount) ofAccount.push(entry)
+      else due.set(accountId, [entry])
+    }
+    for (const [accountId, entries] of due) {
+      this.deciding.add(accountId)
+      for (const entry of entries) entry.busy = true
+      const run = this.decideAccount(entries).finally(() => {
+        this.deciding.delete(accountId)
         this.inFlight.delete(run)
       })
       this.inFlight.add(run)
+    }
+  }
+
+  /**
+   * An account's due schedules at one instant (ADR 0051): their budget checks share one read of
+   * the account and one fence of the spend view, and their fired ticks are appended together,
+   * up to BATCH_TICKS in one atomic batch holding one slot, handed out across accounts in turn.
+   */
+  private async decideAccount(entries: readonly Entry[]): Promise<void> {
+    const context: FireContext = { ...this.context, budgets: this.infra.budgets.together() }
+    const groups = Array.from({ length: Math.ceil(entries.length / BATCH_TICKS) }, (_, i) => entries.slice(i * BATCH_TICKS, (i + 1) * BATCH_TICKS))
+    await Promise.all(groups.map((group) => this.decideGroup(group, context)))
+  }
+
+  private async decideGroup(group: readonly Entry[], context: FireContext): Promise<void> {
+    const slot = await this.slots.reserve()
+    try {
+      if (!slot) return
+      const batch = new TickBatch(this.infra.events, group.length)
+      await Promise.all(
+        group.map(async (entry) => {
+          const member = batch.member()
+          try {
+            await this.decideDue(entry, { ...context, appendFired: member.append })
+          } finally {
+            member.done()
+          }
+        }),
+      )
+    } finally {
+      slot?.release()
+      for (const entry of group) entry.busy = false
     }
   }
 
@@ -170,15 +219,15 @@ export class Scheduler {
    * window; no further once the partition is another scheduler's. What was stored before a
    * failure is kept, so that the retry is not refused by the guard for a tick it stored itself.
    */
-  private async decideDue(entry: Entry): Promise<void> {
+  private async decideDue(entry: Entry, context: FireContext): Promise<void> {
     let known = entry.known
     const owned = () => !this.stopped && this.owns(known.key.accountId)
     try {
       const { missed, due } = dueTicks(known.state, this.infra.clock())
-      if (missed) known = await fireTick(this.context, known, { scheduledFor: missed.scheduledFor, missedTicks: missed.count }, operator())
+      if (missed) known = await fireTick(context, known, { scheduledFor: missed.scheduledFor, missedTicks: missed.count }, operator())
       for (const scheduledFor of due) {
         if (!owned()) break
-        known = await fireTick(this.context, known, { scheduledFor }, operator())
+        known = await fireTick(context, known, { scheduledFor }, operator())
       }
     } catch (err) {
       entry.retryAt = Date.now() + RETRY_MS

@@ -80,3 +80,33 @@ t.test('given a budget for one task reserved by a first task, when the view appl
   t.type(second, BudgetExhaustedError, 'the first reservation is counted once, in the view, after its grant is dropped')
   t.same(await budgets.monthToDate(account.id, now), { budgetMicros: RESERVATION_MICROS, spentMicros: 0, reservedMicros: RESERVATION_MICROS })
 })
+
+/** A spend view that counts how often it is asked to reach the log's head. */
+class CountingSpendView extends InterleavingSpendView {
+  gets = 0
+
+  override async get(): Promise<{ doc: SpendDoc | null; caughtUp: boolean }> {
+    this.gets++
+    return super.get()
+  }
+}
+
+t.test('given a budget for two tasks, when three reservations are made together, then the account is read once and the third is refused', async (t) => {
+  const servers = await startServers(t)
+  const infra = await connectTestInfra(t, servers)
+  const account = await anAccount(infra, { monthlyBudgetUsd: 0.02 })
+  const view = new CountingSpendView()
+  const budgets = new Budgets({ view, spendId, events: infra.events, log: testLog() })
+  const together = budgets.together()
+  const now = new Date()
+
+  const outcomes = await Promise.allSettled([1, 2, 3].map(() => together.reserve(account.id, randomUUID(), now, RESERVATION_MICROS)))
+
+  t.same(
+    outcomes.map((outcome) => outcome.status),
+    ['fulfilled', 'fulfilled', 'rejected'],
+  )
+  t.type(outcomes[2]?.status === 'rejected' ? outcomes[2].reason : null, BudgetExhaustedError)
+  t.equal(view.gets, 1, 'one fence of the spend view for the three')
+  t.same(await budgets.monthToDate(account.id, now), { budgetMicros: 2 * RESERVATION_MICROS, spentMicros: 0, reservedMicros: 2 * RESERVATION_MICROS })
+})

@@ -80,8 +80,35 @@ export class Budgets {
    * decided on spend it may not have seen.
    */
   async reserve(accountId: string, taskId: string, now: Date, micros: number, checkBy?: number): Promise<void> {
-    const known = await this.asOfLog(accountId, now, checkBy)
-    // From here on, one synchronous turn: concurrent requests in this process see each other's grants.
+    this.grant(await this.asOfLog(accountId, now, checkBy), taskId, micros)
+  }
+
+  /**
+   * Reservations made together (a scheduler's ticks due at one instant, ADR 0051): the first
+   * of an account (and month) reads the account and waits for the view to reach the log's head;
+   * the others reuse that read. Each still reserves in its own synchronous turn against the
+   * view's document now and every grant of this process, so they never overshoot together;
+   * what they may miss is spend appended by other processes after the shared fence.
+   */
+  together(): Pick<Budgets, 'reserve' | 'release'> {
+    const reads = new Map<string, Promise<AsOfLog>>()
+    return {
+      reserve: async (accountId, taskId, now, micros, checkBy) => {
+        const key = `${accountId}@${billingMonth(now)}`
+        const read = reads.get(key) ?? this.asOfLog(accountId, now, checkBy)
+        reads.set(key, read)
+        // A failed read is not kept: the next reservation reads again.
+        read.catch(() => {
+          if (reads.get(key) === read) reads.delete(key)
+        })
+        this.grant(await read, taskId, micros)
+      },
+      release: (taskId) => this.release(taskId),
+    }
+  }
+
+  /** One synchronous turn: concurrent reservations in this process see each other's grants. */
+  private grant(known: AsOfLog, taskId: string, micros: number): void {
     const { budgetMicros, spentMicros, reservedMicros } = this.withGrants(this.latest(known))
     if (spentMicros + reservedMicros >= budgetMicros) {
       throw new BudgetExhaustedError(`monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`)

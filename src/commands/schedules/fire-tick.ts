@@ -6,6 +6,7 @@ import { ConcurrencyError } from '../../infra/nats/event-store.js'
 import { streamOf } from '../../infra/nats/subjects.js'
 import { createChecked, type CreateTaskContext } from '../create-task/create-task.js'
 import type { Executed, Issuer } from '../execute.js'
+import { appendAlone, type AppendFired } from './tick-batch.js'
 
 /** A schedule as a scheduler last knew it: its state and the version its next append is guarded by. */
 export interface KnownSchedule {
@@ -19,6 +20,8 @@ export interface FireContext extends CreateTaskContext {
   readonly admitTick: (accountId: string, now: Date) => boolean
   /** Told of each attempt to store a decision: stored, or refused by the guard (another scheduler stored the tick first). */
   readonly onAttempt?: (outcome: 'stored' | 'refused', known: KnownSchedule, tick: TickToDecide) => void
+  /** How a fired tick's pair is appended: alone by default, or with the account's other ticks due together (TickBatch). */
+  readonly appendFired?: AppendFired
 }
 
 export interface TickToDecide {
@@ -99,11 +102,11 @@ async function storeFired(infra: FireContext, known: KnownSchedule, scheduledFor
   const tick = { scheduleId: key.aggregateId, scheduledFor: scheduledFor.toISOString() }
   await createChecked(infra, key.accountId, { taskId, sessionId, agentType, instruction, title, priority, tick }, async (created): Promise<Executed<typeof Task.initialState, TaskCreated>> => {
     const taskDrafts: TaskCreated[] = [{ type: 'TaskCreated', data: created }]
-    const [taskAppended, scheduleAppended] = await infra.events.appendPair(
-      { aggregate: Task, part: { key: { accountId: key.accountId, aggregateId: taskId }, drafts: taskDrafts, expectedVersion: 0 } },
-      { aggregate: Schedule, part: { key, drafts, expectedVersion: known.version } },
-      { metadata: metadataOf(issuer), now: infra.clock() },
-    )
+    const [taskAppended, scheduleAppended] = await (infra.appendFired ?? appendAlone(infra.events))({
+      task: { key: { accountId: key.accountId, aggregateId: taskId }, drafts: taskDrafts, expectedVersion: 0 },
+      schedule: { key, drafts, expectedVersion: known.version },
+      options: { metadata: metadataOf(issuer), now: infra.clock() },
+    })
     await infra.projectInline(streamOf('task'), taskId, taskAppended)
     after = await afterAppend(infra, known, scheduleAppended)
     const taskState = taskAppended.reduce((s, e) => Task.evolve(s, e as unknown as TaskCreated), Task.initialState)

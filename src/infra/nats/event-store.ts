@@ -146,18 +146,38 @@ export class EventStore {
     second: { readonly aggregate: Aggregate<B, BE>; readonly part: AppendPart<BE> },
     options: Omit<AppendOptions, 'expectedVersion'>,
   ): Promise<[Recorded<AE>[], Recorded<BE>[]]> {
-    const stream = streamOf(first.aggregate.category)
-    if (streamOf(second.aggregate.category) !== stream) throw new RangeError(`${second.aggregate.category} is not in ${stream}`)
-    const plan = <S, E extends EventDraft>(aggregate: Aggregate<S, E>, part: AppendPart<E>): Planned[] => {
+    const [appended = [[], []]] = await this.appendPairs([{ first, second, options }])
+    return appended
+  }
+
+  /**
+   * Several such pairs in one atomic batch (an account's ticks due together, ADR 0051): every
+   * guard is checked at the commit, and one that moved refuses them all (ConcurrencyError).
+   * Each pair has its own metadata and time.
+   */
+  async appendPairs<A, AE extends EventDraft, B, BE extends EventDraft>(
+    pairs: readonly {
+      readonly first: { readonly aggregate: Aggregate<A, AE>; readonly part: AppendPart<AE> }
+      readonly second: { readonly aggregate: Aggregate<B, BE>; readonly part: AppendPart<BE> }
+      readonly options: Omit<AppendOptions, 'expectedVersion'>
+    }[],
+  ): Promise<[Recorded<AE>[], Recorded<BE>[]][]> {
+    const plan = <S, E extends EventDraft>(aggregate: Aggregate<S, E>, part: AppendPart<E>, options: Omit<AppendOptions, 'expectedVersion'>): Planned[] => {
       const guard = { expected: part.expectedVersion, subjects: aggregateSubjects(aggregate.category, part.key.accountId, part.key.aggregateId) }
       return part.drafts.map((draft, i) => ({ ...toEnvelope(aggregate, part.key, draft, options), guard: i === 0 ? guard : null }))
     }
-    const a = plan(first.aggregate, first.part)
-    const b = plan(second.aggregate, second.part)
-    if (a.length + b.length === 0) return [[], []]
-    let seq = (await this.publisher.publishBatch(stream, [...a, ...b])) - a.length - b.length
+    const planned = pairs.map(({ first, second, options }) => {
+      const stream = streamOf(first.aggregate.category)
+      if (streamOf(second.aggregate.category) !== stream) throw new RangeError(`${second.aggregate.category} is not in ${stream}`)
+      return { stream, a: plan(first.aggregate, first.part, options), b: plan(second.aggregate, second.part, options) }
+    })
+    const all = planned.flatMap(({ a, b }) => [...a, ...b])
+    const stream = planned[0]?.stream
+    if (!stream || all.length === 0) return planned.map(() => [[], []])
+    if (planned.some((pair) => pair.stream !== stream)) throw new RangeError(`pairs appended together must all be in ${stream}`)
+    let seq = (await this.publisher.publishBatch(stream, all)) - all.length
     const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
-    return [a.map(stamp) as unknown as Recorded<AE>[], b.map(stamp) as unknown as Recorded<BE>[]]
+    return planned.map(({ a, b }) => [a.map(stamp) as unknown as Recorded<AE>[], b.map(stamp) as unknown as Recorded<BE>[]])
   }
 
   /**
