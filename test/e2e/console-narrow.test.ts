@@ -44,6 +44,8 @@ for (const [name, path, heading] of SCREENS) {
     if (name === 'approvals') await phone.getByRole('button', { name: 'Approve' }).waitFor()
     if (name === 'webhooks') await phone.getByRole('button', { name: 'Delete' }).waitFor()
     if (name === 'agents' || name === 'sessions') await phone.locator('tbody tr').first().waitFor()
+    t.notMatch(((await phone.locator('main').textContent()) ?? ''), /\[object \w+\]|\bundefined\b|\bNaN\b/, 'no value shown unrendered')
+    if (name === 'agents') t.match(((await phone.locator('main').textContent()) ?? ''), 'Technical SEO', 'subspecialties by name')
     const width = await phone.evaluate<number>('document.documentElement.scrollWidth')
     t.ok(width <= WIDTH, `document ${width} px wide`)
     t.same(await accessibilityViolations(phone), [], `${name} at ${WIDTH} px: no violation`)

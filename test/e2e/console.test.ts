@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib'
 import t from 'tap'
 import { revokeApiKey } from '../../src/commands/revoke-api-key/revoke-api-key.js'
 import { operator } from '../../src/commands/execute.js'
+import { findAgent } from '../../src/domain/agents/catalogue.js'
 import { accessibilityViolations, aContext, launchBrowser, screenshotPath, signInWithKey } from '../helpers/browser.js'
 import { ensureConsoleBuilt } from '../helpers/console.js'
 import { consoleModel } from '../helpers/console-model.js'
@@ -144,7 +145,8 @@ t.test('given a running task, when Cancel task is pressed, then it ends as cance
 t.test('given the New task screen, when its form is filled in and Create task pressed, then the new task opens and completes', async (t) => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New task' }).click()
   await page.getByLabel('Agent').selectOption('seo')
-  t.match(await page.locator('#agent-help').textContent(), /Subspecialties/, "the agent's subspecialties are shown")
+  const subspecialties = findAgent('seo').subspecialties.map((subspecialty) => subspecialty.name)
+  t.match(await page.locator('#agent-help').textContent(), `Subspecialties: ${subspecialties.join(', ')}.`, "the agent's subspecialties are shown by name")
   await until('the session list loaded and the session chosen', async () => (await page.getByLabel('Session').inputValue()) === rig.sessionId)
   t.pass('the session is chosen by default')
   await page.getByLabel('Instruction').fill('Audit the spring landing page')

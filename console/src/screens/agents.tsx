@@ -28,7 +28,13 @@ export function Agents() {
                   </td>
                   <td data-label="Type">{agent.type}</td>
                   <td data-label="What it does">{agent.description}</td>
-                  <td data-label="Subspecialties">{agent.subspecialties.join(', ')}</td>
+                  <td data-label="Subspecialties">
+                    <ul class="inline">
+                      {agent.subspecialties.map((subspecialty) => (
+                        <li key={subspecialty.id}>{subspecialty.name}</li>
+                      ))}
+                    </ul>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -64,7 +64,7 @@ export function NewTask(props: { query: URLSearchParams }) {
           </select>
         </Field>
         <p id="agent-help" class="hint">
-          {chosenAgent ? `${chosenAgent.description} Subspecialties: ${chosenAgent.subspecialties.join(', ')}.` : ''}
+          {chosenAgent ? `${chosenAgent.description} Subspecialties: ${chosenAgent.subspecialties.map((subspecialty) => subspecialty.name).join(', ')}.` : ''}
         </p>
         {/* A toggle button, not a checkbox: a label with "sessions" in it would also answer to the Session field's name. */}
         <p>
