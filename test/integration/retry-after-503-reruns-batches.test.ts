@@ -134,53 +134,59 @@ async function aBatchWithItsLastBodyHeld(api: ApiClient, headers: Record<string,
   return { send, first: await answeredWhileHeld(held, send) }
 }
 
-t.test('given a batch whose last body was answered 503 and stored afterwards, when it is sent again with its key, then its results give that task as created and nothing more is created', async (t) => {
-  const { api, account } = await aCaller(service.infra, service.url)
-  const { send, first } = await aBatchWithItsLastBodyHeld(api, { 'idempotency-key': randomUUID() })
-  t.equal(first.status, 200)
-  t.same(
-    first.body.results?.map((result) => result.status),
-    [201, 503],
-    'the first body created, the last not acknowledged in time',
-  )
-  const created = first.body.results?.[0]?.task?.id
-  const stored = await until('the held body stored', async () => (await tasksOf(reader, account.id)).find((task) => task.id !== created)?.id, 20_000)
+t.test(
+  'given a batch whose last body was answered 503 and stored afterwards, when it is sent again with its key, then its results give that task as created and nothing more is created',
+  async (t) => {
+    const { api, account } = await aCaller(service.infra, service.url)
+    const { send, first } = await aBatchWithItsLastBodyHeld(api, { 'idempotency-key': randomUUID() })
+    t.equal(first.status, 200)
+    t.same(
+      first.body.results?.map((result) => result.status),
+      [201, 503],
+      'the first body created, the last not acknowledged in time',
+    )
+    const created = first.body.results?.[0]?.task?.id
+    const stored = await until('the held body stored', async () => (await tasksOf(reader, account.id)).find((task) => task.id !== created)?.id, 20_000)
 
-  // When: the batch again, as its 503 asks.
-  const retried = await onceSettled(send)
+    // When: the batch again, as its 503 asks.
+    const retried = await onceSettled(send)
 
-  t.equal(retried.status, 200, JSON.stringify(retried.body))
-  t.equal(retried.headers.get('idempotent-replayed'), 'true', 'answered from the key, not executed again')
-  t.same(
-    retried.body.results?.map((result) => [result.status, result.task?.id]),
-    [
-      [201, created],
-      [201, stored],
-    ],
-    'both bodies created: the first as answered, the last as stored after its 503',
-  )
-  t.same((await tasksOf(reader, account.id)).map((task) => task.id).sort(), [created, stored].sort(), 'exactly the two tasks stored')
-})
+    t.equal(retried.status, 200, JSON.stringify(retried.body))
+    t.equal(retried.headers.get('idempotent-replayed'), 'true', 'answered from the key, not executed again')
+    t.same(
+      retried.body.results?.map((result) => [result.status, result.task?.id]),
+      [
+        [201, created],
+        [201, stored],
+      ],
+      'both bodies created: the first as answered, the last as stored after its 503',
+    )
+    t.same((await tasksOf(reader, account.id)).map((task) => task.id).sort(), [created, stored].sort(), 'exactly the two tasks stored')
+  },
+)
 
-t.test('given a batch without a key whose last body was answered 503 and stored afterwards, when it is sent again, then each body meets the 409 naming its task and nothing more is created', async (t) => {
-  const { api, account } = await aCaller(service.infra, service.url)
-  const { send, first } = await aBatchWithItsLastBodyHeld(api, {})
-  t.same(
-    first.body.results?.map((result) => result.status),
-    [201, 503],
-  )
-  const created = first.body.results?.[0]?.task?.id
-  const stored = await until('the held body stored', async () => (await tasksOf(reader, account.id)).find((task) => task.id !== created)?.id, 20_000)
+t.test(
+  'given a batch without a key whose last body was answered 503 and stored afterwards, when it is sent again, then each body meets the 409 naming its task and nothing more is created',
+  async (t) => {
+    const { api, account } = await aCaller(service.infra, service.url)
+    const { send, first } = await aBatchWithItsLastBodyHeld(api, {})
+    t.same(
+      first.body.results?.map((result) => result.status),
+      [201, 503],
+    )
+    const created = first.body.results?.[0]?.task?.id
+    const stored = await until('the held body stored', async () => (await tasksOf(reader, account.id)).find((task) => task.id !== created)?.id, 20_000)
 
-  const retried = await send()
+    const retried = await send()
 
-  t.same(
-    retried.body.results?.map((result) => [result.status, result.code, result.existingTaskId]),
-    [
-      [409, 'identical_task_pending', created],
-      [409, 'identical_task_pending', stored],
-    ],
-    'the 409s name the tasks of the first batch, the one stored after its 503 included',
-  )
-  t.same((await tasksOf(reader, account.id)).map((task) => task.id).sort(), [created, stored].sort(), 'exactly the two tasks stored')
-})
+    t.same(
+      retried.body.results?.map((result) => [result.status, result.code, result.existingTaskId]),
+      [
+        [409, 'identical_task_pending', created],
+        [409, 'identical_task_pending', stored],
+      ],
+      'the 409s name the tasks of the first batch, the one stored after its 503 included',
+    )
+    t.same((await tasksOf(reader, account.id)).map((task) => task.id).sort(), [created, stored].sort(), 'exactly the two tasks stored')
+  },
+)

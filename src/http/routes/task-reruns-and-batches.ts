@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
-import { createTaskBatch } from '../../api/task-batch.js'
-import { rerunAgentTask } from '../../api/tasks.js'
+import { answerTaskBatch } from '../../api/task-batch.js'
+import { rerunAgentTask, storedTask } from '../../api/tasks.js'
 import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
 import { CreateTaskBatchBody, CreateTaskBatchEnvelope, CreateTaskBatchResponse } from '../../contract/task-batch.js'
@@ -34,8 +35,15 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { accountId, keyId } = principalOf(request)
-      const created = await rerunAgentTask(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId })
-      return reply.code(201).header('location', `${API_PREFIX}/tasks/${created.task.id}`).send(created)
+      const rerunTaskId = randomUUID()
+      try {
+        const created = await rerunAgentTask(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId }, rerunTaskId)
+        return reply.code(201).header('location', `${API_PREFIX}/tasks/${rerunTaskId}`).send(created)
+      } catch (err) {
+        // Answered 503, the re-run's batch may be stored later: a retry with the key then gets it (201), as for POST /v1/tasks (ADR 0046).
+        app.answerOnceSettled(request, err, async () => ({ status: 201, body: await storedTask(app.infra, accountId, rerunTaskId), location: `${API_PREFIX}/tasks/${rerunTaskId}` }))
+        throw err
+      }
     },
   )
 
@@ -68,7 +76,11 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
         throw first
       }
       const items = bodies.map((body, index) => ({ body, refusedByLimit: admissions[index] ?? null }))
-      return createTaskBatch(app.infra, accountId, items, { correlationId: request.id, keyId })
+      const batch = await answerTaskBatch(app.infra, accountId, items, { correlationId: request.id, keyId })
+      // A body answered 503 may be stored later: the key then holds the results with its task (ADR 0046).
+      const { settled } = batch
+      if (settled) app.answerOnceAllSettled(request, async () => ({ status: 200, body: { results: await settled() } }))
+      return { results: batch.results }
     },
   )
 }
