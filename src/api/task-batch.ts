@@ -31,13 +31,13 @@ interface InDoubt {
 type Outcome = { readonly created: TaskDoc; readonly waitSeconds: number | undefined } | { readonly refused: BatchResult; readonly inDoubt?: InDoubt }
 
 /**
- * The batch as answered, and, when some body was answered 503 in doubt, its results once each
- * such body is settled (`settled`): a body stored after all is then its 201 with the task as
- * stored (pending; its `waitSeconds` is not waited for), one not stored stays a 503.
+ * The batch as answered, and, when some body was answered 503 in doubt, `settling`: when each
+ * such body is settled, and the results then, a body stored after all its 201 with the task as
+ * stored (pending; its `waitSeconds` is not waited for), one not stored still a 503.
  */
 export interface AnsweredBatch {
   readonly results: BatchResult[]
-  readonly settled: (() => Promise<BatchResult[]>) | null
+  readonly settling: { readonly settled: Promise<unknown>; readonly results: () => Promise<BatchResult[]> } | null
 }
 
 /**
@@ -63,7 +63,8 @@ export async function answerTaskBatch(infra: AppContext, accountId: string, item
     }),
   )
   const inDoubt = outcomes.flatMap((outcome, index) => ('inDoubt' in outcome && outcome.inDoubt ? [{ index, ...outcome.inDoubt }] : []))
-  return { results, settled: inDoubt.length === 0 ? null : () => settledResults(infra, accountId, results, inDoubt) }
+  const settling = { settled: Promise.all(inDoubt.map(({ settled }) => settled)), results: () => settledResults(infra, accountId, results, inDoubt) }
+  return { results, settling: inDoubt.length === 0 ? null : settling }
 }
 
 /** The results with each body in doubt as settled: its task as stored, or the 503 it was answered. */

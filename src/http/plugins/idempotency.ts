@@ -31,6 +31,12 @@ export interface CreatedAnswer {
   readonly location?: string
 }
 
+/** An answer given below 500 whose writes in doubt are `settled` later: the key then holds `answer()`. */
+interface SettlingAnswer {
+  readonly settled: Promise<unknown>
+  readonly answer: () => Promise<CreatedAnswer>
+}
+
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) for the POST routes that
  * create something: `{ ...app.idempotent, schema: { headers: IdempotencyKeyHeader, ... } }`.
@@ -46,7 +52,7 @@ export default fp(
     const store = await IdempotencyStore.open(app.infra.js, app.infra.config.NATS_STREAM_REPLICAS)
     const claims = new WeakMap<FastifyRequest, Claim>()
     const settling = new WeakMap<FastifyRequest, Promise<StoredResponse | null>>()
-    const finals = new WeakMap<FastifyRequest, () => Promise<CreatedAnswer>>()
+    const finals = new WeakMap<FastifyRequest, SettlingAnswer>()
 
     async function preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       const given = request.headers['idempotency-key']
@@ -127,13 +133,14 @@ export default fp(
       settling.set(request, later)
     }
 
-    function answerOnceAllSettled(request: FastifyRequest, final: () => Promise<CreatedAnswer>): void {
-      if (claims.has(request)) finals.set(request, final)
+    function answerOnceAllSettled(request: FastifyRequest, settled: Promise<unknown>, answer: () => Promise<CreatedAnswer>): void {
+      if (claims.has(request)) finals.set(request, { settled, answer })
     }
 
     /** What a key holds once the writes in doubt of its request are settled, read while NATS is still slow. */
-    async function finalAnswer(final: () => Promise<CreatedAnswer>): Promise<StoredResponse> {
-      const { status, body, location } = await whileUnreachable(final, { forMs: SETTLED_ANSWER_MS })
+    async function finalAnswer({ settled, answer }: SettlingAnswer): Promise<StoredResponse> {
+      await settled
+      const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
       return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(location ? { location } : {}) }
     }
 
@@ -184,8 +191,8 @@ declare module 'fastify' {
     /**
      * For a handler that answers below 500 while some of its writes are in doubt (a batch with
      * a body answered 503, maybe stored later): the request's Idempotency-Key stays claimed until
-     * `final()` (which awaits their settlement) resolves, then holds what it returns.
+     * `settled` (which never rejects) resolves, then holds `answer()`.
      */
-    answerOnceAllSettled: (request: FastifyRequest, final: () => Promise<CreatedAnswer>) => void
+    answerOnceAllSettled: (request: FastifyRequest, settled: Promise<unknown>, answer: () => Promise<CreatedAnswer>) => void
   }
 }

@@ -78,8 +78,8 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
       const items = bodies.map((body, index) => ({ body, refusedByLimit: admissions[index] ?? null }))
       const batch = await answerTaskBatch(app.infra, accountId, items, { correlationId: request.id, keyId })
       // A body answered 503 may be stored later: the key then holds the results with its task (ADR 0046).
-      const { settled } = batch
-      if (settled) app.answerOnceAllSettled(request, async () => ({ status: 200, body: { results: await settled() } }))
+      const { settling } = batch
+      if (settling) app.answerOnceAllSettled(request, settling.settled, async () => ({ status: 200, body: { results: await settling.results() } }))
       return { results: batch.results }
     },
   )
