@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifySchemaValidationError } from 'fastify'
 import { Compile } from 'typebox/compile'
 import type { TaskDoc } from '../../projections/index.js'
@@ -9,7 +10,8 @@ import { CreateTaskBody } from '../contract/tasks.js'
 import { describeValidation } from '../contract/validation-messages.js'
 import { DomainError, type RateLimitedError } from '../domain/errors.js'
 import { isDependencyUnavailable } from '../infra/unavailable.js'
-import { awaitWaitSeconds, createAgentTask } from './tasks.js'
+import { AppendInDoubtError, type AppendSettlement } from '../infra/nats/event-store.js'
+import { awaitWaitSeconds, createAgentTask, storedTask } from './tasks.js'
 import { taskView } from './views.js'
 
 const checkBody = Compile(CreateTaskBody)
@@ -20,7 +22,23 @@ export interface BatchItem {
   readonly refusedByLimit: RateLimitedError | null
 }
 
-type Outcome = { readonly created: TaskDoc; readonly waitSeconds: number | undefined } | { readonly refused: BatchResult }
+/** A body answered 503 whose TaskCreated may yet be stored (ADR 0046). */
+interface InDoubt {
+  readonly taskId: string
+  readonly settled: Promise<AppendSettlement>
+}
+
+type Outcome = { readonly created: TaskDoc; readonly waitSeconds: number | undefined } | { readonly refused: BatchResult; readonly inDoubt?: InDoubt }
+
+/**
+ * The batch as answered, and, when some body was answered 503 in doubt, `settling`: when each
+ * such body is settled, and the results then, a body stored after all its 201 with the task as
+ * stored (pending; its `waitSeconds` is not waited for), one not stored still a 503.
+ */
+export interface AnsweredBatch {
+  readonly results: BatchResult[]
+  readonly settling: { readonly settled: Promise<unknown>; readonly results: () => Promise<BatchResult[]> } | null
+}
 
 /**
  * POST /v1/tasks/batch: each body is created or refused exactly as a POST /v1/tasks of it
@@ -30,6 +48,12 @@ type Outcome = { readonly created: TaskDoc; readonly waitSeconds: number | undef
  * together: the answer comes when the longest is over, not after their sum.
  */
 export async function createTaskBatch(infra: AppContext, accountId: string, items: readonly BatchItem[], issuer: Issuer): Promise<{ results: BatchResult[] }> {
+  const { results } = await answerTaskBatch(infra, accountId, items, issuer)
+  return { results }
+}
+
+/** createTaskBatch, and what its answer becomes once the bodies answered 503 in doubt are settled (for Idempotency-Key). */
+export async function answerTaskBatch(infra: AppContext, accountId: string, items: readonly BatchItem[], issuer: Issuer): Promise<AnsweredBatch> {
   const outcomes: Outcome[] = []
   for (const [index, item] of items.entries()) outcomes.push(await createOne(infra, accountId, index, item, issuer))
   const results = await Promise.all(
@@ -38,7 +62,18 @@ export async function createTaskBatch(infra: AppContext, accountId: string, item
       return { status: 201, task: taskView(await awaitWaitSeconds(infra, accountId, outcome.created, outcome.waitSeconds)) }
     }),
   )
-  return { results }
+  const inDoubt = outcomes.flatMap((outcome, index) => ('inDoubt' in outcome && outcome.inDoubt ? [{ index, ...outcome.inDoubt }] : []))
+  const settling = { settled: Promise.all(inDoubt.map(({ settled }) => settled)), results: () => settledResults(infra, accountId, results, inDoubt) }
+  return { results, settling: inDoubt.length === 0 ? null : settling }
+}
+
+/** The results with each body in doubt as settled: its task as stored, or the 503 it was answered. */
+async function settledResults(infra: AppContext, accountId: string, results: readonly BatchResult[], inDoubt: readonly (InDoubt & { index: number })[]): Promise<BatchResult[]> {
+  const final = [...results]
+  for (const { index, taskId, settled } of inDoubt) {
+    if ((await settled) === 'stored') final[index] = { status: 201, task: (await storedTask(infra, accountId, taskId)).task }
+  }
+  return final
 }
 
 async function createOne(infra: AppContext, accountId: string, index: number, { body, refusedByLimit }: BatchItem, issuer: Issuer): Promise<Outcome> {
@@ -47,10 +82,12 @@ async function createOne(infra: AppContext, accountId: string, index: number, { 
     const errors = checkBody.Errors(body) as unknown as FastifySchemaValidationError[]
     return { refused: { status: 400, ...errorBody('invalid_request', describeValidation(errors, `tasks[${index}]`)) } }
   }
+  const taskId = randomUUID()
   try {
-    return { created: await createAgentTask(infra, accountId, body, issuer), waitSeconds: body.waitSeconds }
+    return { created: await createAgentTask(infra, accountId, body, issuer, taskId), waitSeconds: body.waitSeconds }
   } catch (err) {
-    return { refused: refusalOf(err, infra, index) }
+    const refused = refusalOf(err, infra, index)
+    return err instanceof AppendInDoubtError ? { refused, inDoubt: { taskId, settled: err.settled } } : { refused }
   }
 }
 

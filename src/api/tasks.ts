@@ -54,8 +54,8 @@ export async function awaitWaitSeconds(infra: AppContext, accountId: string, cre
 }
 
 /** A new task repeating task `taskId` (its session, agent, instruction, title and priority), linked to it both ways. */
-export async function rerunAgentTask(infra: AppContext, accountId: string, taskId: string, issuer: Issuer) {
-  const { history } = await rerunTask(infra, { accountId, taskId, rerunTaskId: randomUUID() }, issuer)
+export async function rerunAgentTask(infra: AppContext, accountId: string, taskId: string, issuer: Issuer, rerunTaskId: string = randomUUID()) {
+  const { history } = await rerunTask(infra, { accountId, taskId, rerunTaskId }, issuer)
   return { task: taskView(documentOf(taskDocFromHistory(history), 'task')) }
 }
 

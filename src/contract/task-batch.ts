@@ -35,7 +35,7 @@ export const BatchTaskRefused = Type.Object(
   {
     status: Type.Enum([...BATCH_REFUSALS], {
       description:
-        '400: this body is invalid (error names tasks[i].field); 402: budget spent; 404: session not found; 409: an identical brief is pending (existingTaskId names it, also when it is an earlier body of this batch); 429: over the tasks.create rate limit (retry this body later); 503: NATS out of reach; 500: a bug',
+        '400: this body is invalid (error names tasks[i].field); 402: budget spent; 404: session not found; 409: an identical brief is pending (existingTaskId names it, also when it is an earlier body of this batch); 429: over the tasks.create rate limit (retry this body later); 503: NATS out of reach or too slow (with Idempotency-Key, a retry of the batch answers it 201 if it was stored after all); 500: a bug',
     }),
     error: Type.String({ description: 'What went wrong, for people; a validation error names the field first (`tasks[3].instruction: …`)' }),
     code: Type.Enum(refusalCodes, { description: 'The code a POST /v1/tasks of this body alone would have answered' }),

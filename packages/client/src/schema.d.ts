@@ -204,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * Create up to 100 tasks in one call: each body of POST /v1/tasks created or refused on its own, answered in order
-         * @description Creates up to 100 tasks in one call, e.g. one brief for each of an agency's client sessions. Each body is what POST /v1/tasks takes, and is created or refused exactly as it would be alone, in the order sent: results holds one entry per body, { status: 201, task } or { status, error, code } (400 naming tasks[i].field, 402, 404, 409, 429). A bad body never fails the others. Each body spends one from the tasks.create rate limit; the bodies past the quota are answered 429 (retryAfter), and a batch of which no body is admitted is a 429 as a whole. With waitSeconds on some bodies, the answer comes when the longest wait is over. Send Idempotency-Key to make a retry safe: a retry with the same key and body answers the same results and creates nothing.
+         * @description Creates up to 100 tasks in one call, e.g. one brief for each of an agency's client sessions. Each body is what POST /v1/tasks takes, and is created or refused exactly as it would be alone, in the order sent: results holds one entry per body, { status: 201, task } or { status, error, code } (400 naming tasks[i].field, 402, 404, 409, 429). A bad body never fails the others. Each body spends one from the tasks.create rate limit; the bodies past the quota are answered 429 (retryAfter), and a batch of which no body is admitted is a 429 as a whole. With waitSeconds on some bodies, the answer comes when the longest wait is over. Send Idempotency-Key to make a retry safe: a retry with the same key and body answers the same results and creates nothing, except that a body answered 503 but stored afterwards (NATS slow to acknowledge it) is then answered 201 with its task.
          */
         post: operations["createTaskBatch"];
         delete?: never;
@@ -590,7 +590,7 @@ export interface components {
         /** BatchTaskRefused */
         BatchTaskRefused: {
             /**
-             * @description 400: this body is invalid (error names tasks[i].field); 402: budget spent; 404: session not found; 409: an identical brief is pending (existingTaskId names it, also when it is an earlier body of this batch); 429: over the tasks.create rate limit (retry this body later); 503: NATS out of reach; 500: a bug
+             * @description 400: this body is invalid (error names tasks[i].field); 402: budget spent; 404: session not found; 409: an identical brief is pending (existingTaskId names it, also when it is an earlier body of this batch); 429: over the tasks.create rate limit (retry this body later); 503: NATS out of reach or too slow (with Idempotency-Key, a retry of the batch answers it 201 if it was stored after all); 500: a bug
              * @enum {unknown}
              */
             status: 400 | 402 | 404 | 409 | 429 | 500 | 503;

@@ -31,6 +31,12 @@ export interface CreatedAnswer {
   readonly location?: string
 }
 
+/** An answer given below 500 whose writes in doubt are `settled` later: the key then holds `answer()`. */
+interface SettlingAnswer {
+  readonly settled: Promise<unknown>
+  readonly answer: () => Promise<CreatedAnswer>
+}
+
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) for the POST routes that
  * create something: `{ ...app.idempotent, schema: { headers: IdempotencyKeyHeader, ... } }`.
@@ -38,13 +44,15 @@ export interface CreatedAnswer {
  * request neither takes nor spends a key. The first request with a key claims it; its
  * answer, if below 500 and not a 429, is stored and answered again for 24 h to a request with
  * the same key and body; a 5xx or 429 frees the key, since a retry may then succeed (docs/tasks.md),
- * except a 503 whose write may still be stored (`answerOnceSettled`): the key then waits for it.
+ * except a 503 whose write may still be stored (`answerOnceSettled`): the key then waits for it,
+ * as it does for an answer with writes in doubt inside it (`answerOnceAllSettled`, a batch).
  */
 export default fp(
   async function idempotency(app: FastifyInstance) {
     const store = await IdempotencyStore.open(app.infra.js, app.infra.config.NATS_STREAM_REPLICAS)
     const claims = new WeakMap<FastifyRequest, Claim>()
     const settling = new WeakMap<FastifyRequest, Promise<StoredResponse | null>>()
+    const finals = new WeakMap<FastifyRequest, SettlingAnswer>()
 
     async function preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       const given = request.headers['idempotency-key']
@@ -74,6 +82,12 @@ export default fp(
       settling.delete(request)
       if (later && reply.statusCode >= 500) {
         void settleLater(request, claim, later)
+        return payload
+      }
+      const final = finals.get(request)
+      finals.delete(request)
+      if (final && reply.statusCode < 500) {
+        void settleLater(request, claim, finalAnswer(final))
         return payload
       }
       try {
@@ -119,8 +133,20 @@ export default fp(
       settling.set(request, later)
     }
 
+    function answerOnceAllSettled(request: FastifyRequest, settled: Promise<unknown>, answer: () => Promise<CreatedAnswer>): void {
+      if (claims.has(request)) finals.set(request, { settled, answer })
+    }
+
+    /** What a key holds once the writes in doubt of its request are settled, read while NATS is still slow. */
+    async function finalAnswer({ settled, answer }: SettlingAnswer): Promise<StoredResponse> {
+      await settled
+      const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
+      return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(location ? { location } : {}) }
+    }
+
     app.decorate('idempotent', { preHandler, onSend } satisfies IdempotencyHooks)
     app.decorate('answerOnceSettled', answerOnceSettled)
+    app.decorate('answerOnceAllSettled', answerOnceAllSettled)
   },
   { name: 'idempotency' },
 )
@@ -162,5 +188,11 @@ declare module 'fastify' {
      * holds `answer()` if the write was stored, or is freed if it was not. Otherwise nothing changes.
      */
     answerOnceSettled: (request: FastifyRequest, err: unknown, answer: () => Promise<CreatedAnswer>) => void
+    /**
+     * For a handler that answers below 500 while some of its writes are in doubt (a batch with
+     * a body answered 503, maybe stored later): the request's Idempotency-Key stays claimed until
+     * `settled` (which never rejects) resolves, then holds `answer()`.
+     */
+    answerOnceAllSettled: (request: FastifyRequest, settled: Promise<unknown>, answer: () => Promise<CreatedAnswer>) => void
   }
 }

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
-import { createTaskBatch } from '../../api/task-batch.js'
-import { rerunAgentTask } from '../../api/tasks.js'
+import { answerTaskBatch } from '../../api/task-batch.js'
+import { rerunAgentTask, storedTask } from '../../api/tasks.js'
 import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
 import { CreateTaskBatchBody, CreateTaskBatchEnvelope, CreateTaskBatchResponse } from '../../contract/task-batch.js'
@@ -34,8 +35,15 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { accountId, keyId } = principalOf(request)
-      const created = await rerunAgentTask(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId })
-      return reply.code(201).header('location', `${API_PREFIX}/tasks/${created.task.id}`).send(created)
+      const rerunTaskId = randomUUID()
+      try {
+        const created = await rerunAgentTask(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId }, rerunTaskId)
+        return reply.code(201).header('location', `${API_PREFIX}/tasks/${rerunTaskId}`).send(created)
+      } catch (err) {
+        // Answered 503, the re-run's batch may be stored later: a retry with the key then gets it (201), as for POST /v1/tasks (ADR 0046).
+        app.answerOnceSettled(request, err, async () => ({ status: 201, body: await storedTask(app.infra, accountId, rerunTaskId), location: `${API_PREFIX}/tasks/${rerunTaskId}` }))
+        throw err
+      }
     },
   )
 
@@ -50,7 +58,7 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create up to 100 tasks in one call: each body of POST /v1/tasks created or refused on its own, answered in order',
         operationId: 'createTaskBatch',
         description:
-          "Creates up to 100 tasks in one call, e.g. one brief for each of an agency's client sessions. Each body is what POST /v1/tasks takes, and is created or refused exactly as it would be alone, in the order sent: results holds one entry per body, { status: 201, task } or { status, error, code } (400 naming tasks[i].field, 402, 404, 409, 429). A bad body never fails the others. Each body spends one from the tasks.create rate limit; the bodies past the quota are answered 429 (retryAfter), and a batch of which no body is admitted is a 429 as a whole. With waitSeconds on some bodies, the answer comes when the longest wait is over. Send Idempotency-Key to make a retry safe: a retry with the same key and body answers the same results and creates nothing.",
+          "Creates up to 100 tasks in one call, e.g. one brief for each of an agency's client sessions. Each body is what POST /v1/tasks takes, and is created or refused exactly as it would be alone, in the order sent: results holds one entry per body, { status: 201, task } or { status, error, code } (400 naming tasks[i].field, 402, 404, 409, 429). A bad body never fails the others. Each body spends one from the tasks.create rate limit; the bodies past the quota are answered 429 (retryAfter), and a batch of which no body is admitted is a 429 as a whole. With waitSeconds on some bodies, the answer comes when the longest wait is over. Send Idempotency-Key to make a retry safe: a retry with the same key and body answers the same results and creates nothing, except that a body answered 503 but stored afterwards (NATS slow to acknowledge it) is then answered 201 with its task.",
         tags: ['tasks'],
         headers: IdempotencyKeyHeader,
         body: CreateTaskBatchBody,
@@ -68,7 +76,11 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
         throw first
       }
       const items = bodies.map((body, index) => ({ body, refusedByLimit: admissions[index] ?? null }))
-      return createTaskBatch(app.infra, accountId, items, { correlationId: request.id, keyId })
+      const batch = await answerTaskBatch(app.infra, accountId, items, { correlationId: request.id, keyId })
+      // A body answered 503 may be stored later: the key then holds the results with its task (ADR 0046).
+      const { settling } = batch
+      if (settling) app.answerOnceAllSettled(request, settling.settled, async () => ({ status: 200, body: { results: await settling.results() } }))
+      return { results: batch.results }
     },
   )
 }

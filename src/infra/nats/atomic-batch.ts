@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { JetStreamApiError, type ApiError } from '@nats-io/jetstream'
 import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/transport-node'
+import { settleWithin } from '../deadline.js'
+import { AppendInDoubtError, LATE_ACK_MS, type AppendSettlement } from './event-store-errors.js'
 
 export interface BatchMessage {
   readonly subject: string
@@ -47,7 +49,8 @@ export function isBatchIncomplete(err: unknown): boolean {
  * the stream's lock, against the stream as it was before the batch. A batch whose commit never
  * arrives (a cut connection) is abandoned by the server after 10 s of silence: nothing of it is
  * stored. Errors are thrown as JetStreamApiError, with the server's code. `timeoutMs` bounds the
- * whole batch: the commit gets what the first request left of it. Each call is a new batch.
+ * whole batch: the commit gets what the first request left of it, and a commit unanswered by
+ * then is AppendInDoubtError (it may yet be stored). Each call is a new batch.
  */
 export async function publishAtomically(nc: NatsConnection, messages: readonly BatchMessage[], timeoutMs: number): Promise<BatchAck> {
   if (messages.length === 0 || messages.length > MAX_BATCH_MESSAGES) throw new RangeError(`an atomic batch holds 1 to ${MAX_BATCH_MESSAGES} messages, not ${messages.length}`)
@@ -58,10 +61,12 @@ export async function publishAtomically(nc: NatsConnection, messages: readonly B
     const headers = message.headers
     headers.set('Nats-Batch-Id', batchId)
     headers.set('Nats-Batch-Sequence', String(index + 1))
-    if (index === last) headers.set('Nats-Batch-Commit', '1')
-    if (index === 0 || index === last) {
+    if (index === last) {
+      headers.set('Nats-Batch-Commit', '1')
+      return commit(nc, message, messages.length, deadline)
+    }
+    if (index === 0) {
       const reply = parseReply(await nc.request(message.subject, message.payload, { headers, timeout: Math.max(1, deadline - Date.now()) }))
-      if (index === last) return checkedAck(reply, messages.length)
       // A server without atomic batches (before 2.12) stores and acknowledges each message.
       if (reply.seq !== undefined) throw new Error(`the server stored the first message of an atomic batch alone (seq ${reply.seq}): it does not do atomic batches`)
     } else {
@@ -69,6 +74,30 @@ export async function publishAtomically(nc: NatsConnection, messages: readonly B
     }
   }
   throw new Error('unreachable: the last message commits the batch')
+}
+
+/**
+ * The commit, answered by `deadline`; its acknowledgement is still awaited for LATE_ACK_MS
+ * after that, since the server may store the batch after the caller was answered (ADR 0046):
+ * then AppendInDoubtError, whose `settled` is what the late answer says. Until the commit is
+ * sent, a batch given up is never stored (the server abandons it), so only the commit is in doubt.
+ */
+async function commit(nc: NatsConnection, message: BatchMessage, count: number, deadline: number): Promise<BatchAck> {
+  const acked = nc.request(message.subject, message.payload, { headers: message.headers, timeout: LATE_ACK_MS }).then((reply) => checkedAck(parseReply(reply), count))
+  const inTime = await settleWithin(acked, Math.max(1, deadline - Date.now()))
+  if (inTime.outcome === 'late') {
+    const settlement = settlementOf(acked)
+    throw new AppendInDoubtError(`no answer to the commit of an atomic batch of ${count} on ${message.subject} in time`, () => settlement)
+  }
+  return acked
+}
+
+/** A late PubAck stored the batch; an error the server answered refused it whole (all or none); anything else is not known. */
+function settlementOf(acked: Promise<BatchAck>): Promise<AppendSettlement> {
+  return acked.then(
+    (): AppendSettlement => 'stored',
+    (err: unknown): AppendSettlement => (err instanceof JetStreamApiError ? 'not-stored' : 'unknown'),
+  )
 }
 
 interface Reply {

@@ -4,18 +4,13 @@ import type { EventEnvelope } from '../../domain/message.js'
 import { inSpan, SpanKind, traceHeaders } from '../tracing/spans.js'
 import { BatchPublisher, type BatchObserver } from './batch-publisher.js'
 import { isDuplicateInBatch, isWrongLastSequence } from './conflicts.js'
-import { AppendInDoubtError, ConcurrencyError, EventStoreUnavailableError, type AppendSettlement } from './event-store-errors.js'
+import { AppendInDoubtError, ConcurrencyError, EventStoreUnavailableError, LATE_ACK_MS, type AppendSettlement } from './event-store-errors.js'
 import { settleWithin } from '../deadline.js'
 import type { Guard, Planned } from './event-store-types.js'
 import type { StreamName } from './subjects.js'
 
 /** nats.js' own default for a JetStream request. */
 const DEFAULT_TIMEOUT_MS = 5000
-/**
- * How long the acknowledgement of an append answered late is still awaited in the background:
- * past a NATS pause or election, within the life of an Idempotency-Key in flight (150 s).
- */
-const LATE_ACK_MS = 30_000
 
 /**
  * How the event store's appends reach the log: one event as a plain publish, several as one

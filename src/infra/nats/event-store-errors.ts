@@ -8,6 +8,12 @@ export class EventStoreUnavailableError extends Error {
   override readonly name = 'EventStoreUnavailableError'
 }
 
+/**
+ * How long the acknowledgement of an append answered late is still awaited in the background:
+ * past a NATS pause or election, within the life of an Idempotency-Key in flight (150 s).
+ */
+export const LATE_ACK_MS = 30_000
+
 /** What became of an append that was answered as unavailable while its message was on its way. */
 export type AppendSettlement = 'stored' | 'not-stored' | 'unknown'
 

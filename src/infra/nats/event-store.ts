@@ -109,7 +109,7 @@ export class EventStore {
         ? await this.publisher.publish(single.subject, single.envelope, single.guard).catch((err: unknown) => {
             throw err instanceof AppendInDoubtError ? this.inDoubt(err, streamOf(aggregate.category), single.subject, single.envelope.id) : err
           })
-        : await this.publisher.publishBatch(streamOf(aggregate.category), all)
+        : await this.publishBatch(streamOf(aggregate.category), all)
     let seq = lastSeq - all.length
     return planned.map(({ events }) => events.map(({ subject, envelope }) => ({ ...envelope, seq: ++seq, subject }) as unknown as Recorded<Event>))
   }
@@ -132,7 +132,7 @@ export class EventStore {
     const recorded = record.drafts.map((draft) => ({ ...toEnvelope(record.aggregate, record.key, draft, options), guard: null }))
     const all = [...decided, ...recorded]
     if (all.length === 0) return [[], []]
-    let seq = (await this.publisher.publishBatch(stream, all)) - all.length
+    let seq = (await this.publishBatch(stream, all)) - all.length
     const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
     return [decided.map(stamp) as unknown as Recorded<Event>[], recorded.map(stamp) as unknown as Recorded<RecordEvent>[]]
   }
@@ -175,9 +175,17 @@ export class EventStore {
     const stream = planned[0]?.stream
     if (!stream || all.length === 0) return planned.map(() => [[], []])
     if (planned.some((pair) => pair.stream !== stream)) throw new RangeError(`pairs appended together must all be in ${stream}`)
-    let seq = (await this.publisher.publishBatch(stream, all)) - all.length
+    let seq = (await this.publishBatch(stream, all)) - all.length
     const stamp = ({ subject, envelope }: Planned) => ({ ...envelope, seq: ++seq, subject })
     return planned.map(({ a, b }) => [a.map(stamp) as unknown as Recorded<AE>[], b.map(stamp) as unknown as Recorded<BE>[]])
+  }
+
+  /** Several events as one atomic batch; a commit in doubt is looked up by its first event should its late answer not come. */
+  private publishBatch(stream: StreamName, all: readonly Planned[]): Promise<number> {
+    return this.publisher.publishBatch(stream, all).catch((err: unknown) => {
+      const [first] = all
+      throw err instanceof AppendInDoubtError && first ? this.inDoubt(err, stream, first.subject, first.envelope.id) : err
+    })
   }
 
   /**
