@@ -17,12 +17,12 @@ export function schedulerFireContext(infra: AppContext): FireContext {
     ...infra,
     projectInline,
     admitTick: (accountId, now) => rate.admit(accountId, now),
-    onAttempt: (outcome, known, tick) => countAttempt(infra, outcome, known, tick),
+    onAttempt: (outcome, known, tick) => recordAttempt(infra, outcome, known, tick),
   }
 }
 
 /** An attempt refused by the guard is another scheduler's tick (a takeover): logged, so that a cluster test can count them per tick. */
-function countAttempt(infra: Pick<AppContext, 'metrics' | 'log'>, outcome: 'stored' | 'refused', known: KnownSchedule, tick: TickToDecide): void {
+function recordAttempt(infra: Pick<AppContext, 'metrics' | 'log'>, outcome: 'stored' | 'refused', known: KnownSchedule, tick: TickToDecide): void {
   infra.metrics.tickAttempted(outcome)
   if (outcome !== 'refused') return
   const { aggregateId: scheduleId, accountId } = known.key
