@@ -1,10 +1,13 @@
-import type { JetStreamClient } from '@nats-io/jetstream'
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import type { Logger } from 'pino'
+import type { AppContext } from '../../src/app-context.js'
 import { PartitionLeases, partitionOf } from '../../projections/index.js'
 
 /** Where schedulers hold their leases: apart from the projectors', with its own TTL (SCHEDULER_LEASE_MS). */
 export const SCHEDULER_LEASES = 'mats_scheduler_leases'
 const GROUP = 'schedules'
+const RENEWALS_PER_TTL = 5
 
 /**
  * The partitions of the schedules this scheduler fires (ADR 0047). Schedules are split by
@@ -28,25 +31,27 @@ export class OwnedPartitions {
     private readonly onGained: (partitions: readonly number[]) => void,
   ) {}
 
-  static async open(
-    js: JetStreamClient,
-    scope: { readonly database: string; readonly memberId: string },
-    options: { readonly replicas: number; readonly ttlMs: number },
-    log: Logger,
-    onGained: (partitions: readonly number[]) => void,
-  ): Promise<OwnedPartitions> {
-    const leases = await PartitionLeases.open(js, scope.database, scope.memberId, { ...options, bucket: SCHEDULER_LEASES })
-    return new OwnedPartitions(leases, options.ttlMs, log, onGained)
+  /**
+   * Joins the schedulers of this database (its read models' name scopes the leases) as a member
+   * of its own: the host and process it runs in, for the operator and the tests to tell who
+   * holds a partition, and a random part, so that a restarted process is a new member.
+   */
+  static async open(infra: Pick<AppContext, 'js' | 'config' | 'readModels' | 'log'>, onGained: (partitions: readonly number[]) => void): Promise<OwnedPartitions> {
+    const memberId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+    const ttlMs = infra.config.SCHEDULER_LEASE_MS
+    const options = { replicas: infra.config.NATS_STREAM_REPLICAS, ttlMs, bucket: SCHEDULER_LEASES }
+    const leases = await PartitionLeases.open(infra.js, infra.readModels.db.databaseName, memberId, options)
+    return new OwnedPartitions(leases, ttlMs, infra.log.child({ memberId }), onGained)
   }
 
+  /** Takes its first share, then renews five times a TTL, so that a renewal or two lost to a slow NATS do not lose the leases. */
   async start(): Promise<void> {
     await this.renew()
-    this.timer = setInterval(
-      () => {
-        this.renewing = this.renewing.then(() => this.renew())
-      },
-      Math.floor(this.ttlMs / 5),
-    )
+    // One renewal after the other: two at once would race on the same leases' revisions.
+    const renewSoon = () => {
+      this.renewing = this.renewing.then(() => this.renew())
+    }
+    this.timer = setInterval(renewSoon, Math.floor(this.ttlMs / RENEWALS_PER_TTL))
   }
 
   /** Whether this scheduler fires the schedules of `accountId` now. */

@@ -115,17 +115,8 @@ export class FanOutLane {
       while (cursor && !this.stopping) {
         if (caughtUp && !(await this.heardPast(cursor.seq))) return
         this.again = false
-        const slot = await this.deps.slots.reserve()
-        if (!slot) return
-        let read: Read
-        try {
-          read = await this.deps.read(this.accountId, cursor.seq + 1, FAN_OUT_PAGE, this.heard)
-          if (read.lastSeq <= cursor.seq) return
-          await this.recordUndecodable(read)
-          await this.fanOut(read.events)
-        } finally {
-          slot.release()
-        }
+        const read = await this.fanOutPageAfter(cursor.seq)
+        if (!read) return
         cursor = await this.deps.cursors.write(this.accountId, cursor, { seq: read.lastSeq, holder: this.deps.holder, until: Date.now() + CLAIM_MS })
         for (const seq of this.givenUp) if (seq <= read.lastSeq) this.givenUp.delete(seq)
         // A short page that reached every event heard of: the log held no more when read.
@@ -133,6 +124,21 @@ export class FanOutLane {
       }
     } finally {
       if (cursor) await this.deps.cursors.write(this.accountId, cursor, { seq: cursor.seq, holder: null, until: 0 })
+    }
+  }
+
+  /** The page of events after `seq`, fanned out on one of the process's slots (accounts take turns); null when there is none, or no slot (stopping). */
+  private async fanOutPageAfter(seq: number): Promise<Read | null> {
+    const slot = await this.deps.slots.reserve()
+    if (!slot) return null
+    try {
+      const read = await this.deps.read(this.accountId, seq + 1, FAN_OUT_PAGE, this.heard)
+      if (read.lastSeq <= seq) return null
+      await this.recordUndecodable(read)
+      await this.fanOut(read.events)
+      return read
+    } finally {
+      slot.release()
     }
   }
 

@@ -14,60 +14,79 @@ import {
 } from 'mongodb'
 import { EventStoreUnavailableError } from './nats/event-store-errors.js'
 
+/**
+ * Which errors mean "NATS or MongoDB is out of reach for now, retry later" (503 with
+ * Retry-After), as opposed to a refusal or a bug (kept as they are, a 500 for a bug). Each
+ * entry says why. Checked against @nats-io/nats-core's lib/errors.js and the mongodb driver's
+ * lib/error.js and lib/cmap/errors.js (7.x); test/unit/unavailable.test.ts throws the driver's
+ * own errors at it.
+ */
+interface OutOfReach {
+  readonly matches: (err: Error) => boolean
+  readonly because: string
+}
+
 type ErrorClass = abstract new (...args: never[]) => Error
 
-/** What NATS and MongoDB throw when they cannot be reached in time, as opposed to a refusal or a bug. */
-const OUT_OF_REACH: readonly ErrorClass[] = [
-  EventStoreUnavailableError,
-  nats.TimeoutError,
-  nats.NoRespondersError,
-  nats.ClosedConnectionError,
-  nats.ConnectionError,
-  nats.RequestError,
-  nats.DrainingConnectionError,
-  // MongoNetworkTimeoutError and the pool's MongoPoolClearedError are MongoNetworkErrors.
-  MongoNetworkError,
-  MongoServerSelectionError,
-  MongoNotConnectedError,
-  MongoTopologyClosedError,
-  MongoOperationTimeoutError,
-  // The server (or the whole client) closed while an operation was on its way to it.
-  MongoServerClosedError,
-  MongoClientClosedError,
+const SERVICE_UNAVAILABLE = 503
+
+const thrownAs = (type: ErrorClass, because: string): OutOfReach => ({ matches: (err) => err instanceof type, because })
+
+/** The driver's pool errors, which its index does not export: known by the `name` it gives them. */
+const poolErrorNamed = (name: string, because: string): OutOfReach => ({ matches: (err) => err instanceof MongoError && err.name === name, because })
+
+const labelled = (label: string, because: string): OutOfReach => ({ matches: (err) => err instanceof MongoError && err.hasErrorLabel(label), because })
+
+/** A server's answer that it cannot serve now, by code (a read's error carries no label). */
+const serverCode = (code: number, because: string): OutOfReach => ({ matches: (err) => err instanceof MongoServerError && err.code === code, because })
+
+const NATS: readonly OutOfReach[] = [
+  thrownAs(EventStoreUnavailableError, "our event store's own: NATS did not answer a read or an append in time (an append in doubt is one)"),
+  thrownAs(nats.TimeoutError, 'a request or JetStream API call got no answer within its timeout'),
+  thrownAs(nats.NoRespondersError, 'nobody listens on the subject: JetStream, or the stream, is not there now'),
+  thrownAs(nats.RequestError, 'a request that failed on its way: it wraps a timeout, no responders, a closed connection or a cancellation'),
+  thrownAs(nats.ConnectionError, 'the connection failed or could not be made'),
+  thrownAs(nats.ClosedConnectionError, 'the connection is closed: the client gave up reconnecting, or the process is stopping'),
+  thrownAs(nats.DrainingConnectionError, 'the connection is draining: the process is stopping'),
+  {
+    matches: (err) => err instanceof JetStreamApiError && err.status === SERVICE_UNAVAILABLE,
+    because: '"JetStream system temporarily unavailable": a stream without a leader during an election',
+  },
 ]
 
-/**
- * The driver's pool errors it does not export: a checkout from a pool closed with its server,
- * or one that waited past waitQueueTimeoutMS. Known by the `name` the driver gives them.
- */
-const POOL_ERROR_NAMES = new Set(['MongoPoolClosedError', 'MongoWaitQueueTimeoutError'])
+const MONGODB: readonly OutOfReach[] = [
+  thrownAs(MongoNetworkError, 'a connection closed, reset or timed out; MongoNetworkTimeoutError and the pool-cleared error (MongoPoolClearedError) are ones too'),
+  thrownAs(MongoServerSelectionError, 'no server answered within serverSelectionTimeoutMS'),
+  thrownAs(MongoNotConnectedError, 'the client is not connected, yet or any more'),
+  thrownAs(MongoTopologyClosedError, 'the client closed while the operation waited for a server'),
+  thrownAs(MongoOperationTimeoutError, "the operation's own time limit (timeoutMS) ran out"),
+  thrownAs(MongoServerClosedError, 'the server closed while an operation was on its way to it'),
+  thrownAs(MongoClientClosedError, 'the client closed while an operation held one of its connections'),
+  poolErrorNamed('MongoPoolClosedError', 'a connection asked of a pool closed with its server'),
+  poolErrorNamed('MongoWaitQueueTimeoutError', 'no connection of the pool came free within waitQueueTimeoutMS'),
+  // HandshakeError is not one: a refused login carries it too. ResetPool is put on it all the
+  // same when it meets an operation (Server.handleError), so such a refusal answers 503.
+  labelled(MongoErrorLabel.RetryableWriteError, 'a write that a later try may get through: a network error, a node stepping down or shutting down'),
+  labelled(MongoErrorLabel.PoolRequestedRetry, 'the pool was cleared under the operation, which asks to be tried again'),
+  labelled(MongoErrorLabel.ResetPool, "the driver clears the server's pool: a network error or a node shutting down"),
+  labelled(MongoErrorLabel.SystemOverloadedError, 'the server sheds load'),
+  // The codes the driver retries a read on (RETRYABLE_READ_ERROR_CODES, as the retryable-reads specification lists them).
+  serverCode(6, 'HostUnreachable: the server could not reach another node'),
+  serverCode(7, 'HostNotFound: the server could not resolve another node'),
+  serverCode(89, 'NetworkTimeout: between the server and another node'),
+  serverCode(91, 'ShutdownInProgress: the server is shutting down'),
+  serverCode(134, 'ReadConcernMajorityNotAvailableYet: a node still starting'),
+  serverCode(189, 'PrimarySteppedDown: an election is under way'),
+  serverCode(262, 'ExceededTimeLimit: the server ran out of time for it'),
+  serverCode(9001, 'SocketException: a socket of the server failed'),
+  serverCode(10107, 'NotWritablePrimary: the node is no longer the primary'),
+  serverCode(11600, 'InterruptedAtShutdown: the server stopped it to shut down'),
+  serverCode(11602, 'InterruptedDueToReplStateChange: a change of primary stopped it'),
+  serverCode(13435, 'NotPrimaryNoSecondaryOk: the node is no longer the primary'),
+  serverCode(13436, 'NotPrimaryOrSecondary: the node is recovering'),
+]
 
-/**
- * Labels the driver or the server put on an error that a later try may get past: a write
- * worth retrying (a network error, a node stepping down or shutting down), a pool cleared,
- * a server shedding load. HandshakeError is not one: a refused login carries it too.
- */
-const RETRY_LABELS = [MongoErrorLabel.RetryableWriteError, MongoErrorLabel.PoolRequestedRetry, MongoErrorLabel.ResetPool, MongoErrorLabel.SystemOverloadedError]
-
-/**
- * A server's answer that it cannot serve now: the codes the retryable-reads specification
- * retries (a read's error carries no label), as the driver lists them (RETRYABLE_READ_ERROR_CODES).
- */
-const NOT_NOW_CODES = new Set([
-  6, // HostUnreachable
-  7, // HostNotFound
-  89, // NetworkTimeout
-  91, // ShutdownInProgress
-  134, // ReadConcernMajorityNotAvailableYet
-  189, // PrimarySteppedDown
-  262, // ExceededTimeLimit
-  9001, // SocketException
-  10107, // NotWritablePrimary
-  11600, // InterruptedAtShutdown
-  11602, // InterruptedDueToReplStateChange
-  13435, // NotPrimaryNoSecondaryOk
-  13436, // NotPrimaryOrSecondary
-])
+const OUT_OF_REACH: readonly OutOfReach[] = [...NATS, ...MONGODB]
 
 /**
  * A socket's own error, thrown as is. The driver (7.x) lets one escape unwrapped when it
@@ -79,7 +98,8 @@ const NOT_NOW_CODES = new Set([
  */
 const BROKEN_SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET'])
 
-const SERVICE_UNAVAILABLE = 503
+/** How deep a chain of causes is followed: a cycle of causes must not loop. */
+const MAX_CAUSES = 8
 
 /**
  * Whether `err`, or what caused it, says that a dependency is out of reach for now: the
@@ -87,19 +107,11 @@ const SERVICE_UNAVAILABLE = 503
  */
 export function isDependencyUnavailable(err: unknown): boolean {
   if (isBrokenSocket(err)) return true
-  for (let cause = err, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
-    if (OUT_OF_REACH.some((type) => cause instanceof type)) return true
-    if (cause instanceof MongoError && isMongoNotNow(cause)) return true
-    // "JetStream system temporarily unavailable", a stream without a leader during an election.
-    if (cause instanceof JetStreamApiError && cause.status === SERVICE_UNAVAILABLE) return true
+  for (let cause = err, depth = 0; cause instanceof Error && depth < MAX_CAUSES; cause = cause.cause, depth++) {
+    const error = cause
+    if (OUT_OF_REACH.some((entry) => entry.matches(error))) return true
   }
   return false
-}
-
-function isMongoNotNow(err: MongoError): boolean {
-  if (POOL_ERROR_NAMES.has(err.name)) return true
-  if (RETRY_LABELS.some((label) => err.hasErrorLabel(label))) return true
-  return err instanceof MongoServerError && typeof err.code === 'number' && NOT_NOW_CODES.has(err.code)
 }
 
 function isBrokenSocket(err: unknown): boolean {

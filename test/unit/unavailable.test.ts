@@ -1,10 +1,13 @@
 import { once } from 'node:events'
 import { createRequire } from 'node:module'
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net'
+import { JetStreamApiError } from '@nats-io/jetstream'
+import { errors as nats } from '@nats-io/transport-node'
 import Fastify from 'fastify'
 import { MongoClientClosedError, MongoInvalidArgumentError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerClosedError, MongoClient, MongoServerError } from 'mongodb'
 import t, { type Test } from 'tap'
 import errors from '../../src/http/plugins/errors.js'
+import { EventStoreUnavailableError } from '../../src/infra/nats/event-store-errors.js'
 import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
 
 /**
@@ -105,6 +108,27 @@ t.test('given a refusal or a bug, then it is not classified out of reach', async
     ['an outside service out of reach, wrapped as fetch wraps it', new TypeError('fetch failed', { cause: broken })],
   ]
   for (const [what, err] of notOutOfReach) t.notOk(isDependencyUnavailable(err), what)
+})
+
+t.test('given each error nats.js throws while NATS is out of reach, then each is classified out of reach; a refusal is not', async (t) => {
+  const jetStream = (code: number, err_code: number, description: string) => new JetStreamApiError({ code, err_code, description })
+  const outOfReach: [string, Error][] = [
+    ['a request timed out', new nats.TimeoutError()],
+    ['nobody listens', new nats.NoRespondersError('$JS.API.STREAM.INFO.MATS_TASKS')],
+    ['a request failed for want of responders', new nats.RequestError('no responders', { cause: new nats.NoRespondersError('$JS.API.STREAM.INFO.MATS_TASKS') })],
+    ['the connection failed', new nats.ConnectionError('connection refused')],
+    ['the connection closed', new nats.ClosedConnectionError()],
+    ['the connection is draining', new nats.DrainingConnectionError()],
+    ['a stream without a leader', jetStream(503, 10008, 'JetStream system temporarily unavailable')],
+    ["the event store's own, wrapping a timeout", new EventStoreUnavailableError('could not append to mats.task', { cause: new nats.TimeoutError() })],
+  ]
+  for (const [what, err] of outOfReach) t.ok(isDependencyUnavailable(err), `${what}: ${err.name} "${err.message}"`)
+  const refused: [string, Error][] = [
+    ['a guard that moved', jetStream(400, 10071, 'wrong last sequence: 41')],
+    ['a stream that does not exist', jetStream(404, 10059, 'stream not found')],
+    ['a permission refused', new nats.PermissionViolationError('Permissions Violation for Publish to "mats.task"', 'publish', 'mats.task')],
+  ]
+  for (const [what, err] of refused) t.notOk(isDependencyUnavailable(err), what)
 })
 
 t.test('given a handler that meets the EPIPE the driver throws as is, when it is answered, then it is a 503 with Retry-After, not a 500', async (t) => {

@@ -1,7 +1,7 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js'
 import type { EventData } from '../events/common.js'
 import type * as schemas from '../events/webhooks.js'
-import type { Aggregate, EventDraft } from '../message.js'
+import type { Aggregate, AggregateCategory, EventDraft } from '../message.js'
 
 /** The events a webhook may subscribe to, as receivers see them (`type` in the body). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -23,59 +23,43 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 /** What a webhook registered without `events` receives: the task events; approvals and schedules are asked for by name. */
 export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ['task.created', 'task.started', 'task.completed', 'task.failed']
 
-/** The log's event each public type stands for; a proposed action counts only when it awaits approval. */
-export function webhookEventOf(event: { readonly type: string; readonly data: unknown }): WebhookEventType | undefined {
-  switch (event.type) {
-    case 'TaskCreated':
-      return 'task.created'
-    case 'TaskStarted':
-      return 'task.started'
-    case 'TaskCompleted':
-      return 'task.completed'
-    case 'TaskFailed':
-      return 'task.failed'
-    case 'TaskActionProposed':
-      return (event.data as { status?: string }).status === 'pending_approval' ? 'action.pending_approval' : undefined
-    case 'ActionApproved':
-    case 'ActionRejected':
-      return 'action.decided'
-    // A schedule's own events (ADR 0048): asked for by name, never in the default.
-    case 'ScheduleCreated':
-      return 'schedule.created'
-    case 'ScheduleChanged':
-      return 'schedule.changed'
-    case 'SchedulePaused':
-      return 'schedule.paused'
-    case 'ScheduleResumed':
-      return 'schedule.resumed'
-    case 'ScheduleDeleted':
-      return 'schedule.deleted'
-    case 'ScheduleFired':
-      return 'schedule.fired'
-    case 'ScheduleTickSkipped':
-      return 'schedule.tick_skipped'
-    default:
-      return undefined
-  }
+/** A log event a webhook may hear of: the category whose subjects carry it, and the public type it is sent as. */
+interface SourceEvent {
+  readonly category: AggregateCategory
+  readonly type: string
+  readonly sentAs: WebhookEventType
 }
 
-/** The log's subjects the fan-out reads: every event `webhookEventOf` may name. */
-export const WEBHOOK_SOURCE_EVENTS = [
-  ['task', 'TaskCreated'],
-  ['task', 'TaskStarted'],
-  ['task', 'TaskCompleted'],
-  ['task', 'TaskFailed'],
-  ['task', 'TaskActionProposed'],
-  ['action', 'ActionApproved'],
-  ['action', 'ActionRejected'],
-  ['schedule', 'ScheduleCreated'],
-  ['schedule', 'ScheduleChanged'],
-  ['schedule', 'SchedulePaused'],
-  ['schedule', 'ScheduleResumed'],
-  ['schedule', 'ScheduleDeleted'],
-  ['schedule', 'ScheduleFired'],
-  ['schedule', 'ScheduleTickSkipped'],
-] as const
+/** One table, so that what the fan-out reads (WEBHOOK_SOURCE_EVENTS) and what it sends (`webhookEventOf`) cannot drift apart. */
+const SOURCE_EVENTS: readonly SourceEvent[] = [
+  { category: 'task', type: 'TaskCreated', sentAs: 'task.created' },
+  { category: 'task', type: 'TaskStarted', sentAs: 'task.started' },
+  { category: 'task', type: 'TaskCompleted', sentAs: 'task.completed' },
+  { category: 'task', type: 'TaskFailed', sentAs: 'task.failed' },
+  // Only a proposal that awaits approval is sent (webhookEventOf).
+  { category: 'task', type: 'TaskActionProposed', sentAs: 'action.pending_approval' },
+  { category: 'action', type: 'ActionApproved', sentAs: 'action.decided' },
+  { category: 'action', type: 'ActionRejected', sentAs: 'action.decided' },
+  // A schedule's own events (ADR 0048): asked for by name, never in the default.
+  { category: 'schedule', type: 'ScheduleCreated', sentAs: 'schedule.created' },
+  { category: 'schedule', type: 'ScheduleChanged', sentAs: 'schedule.changed' },
+  { category: 'schedule', type: 'SchedulePaused', sentAs: 'schedule.paused' },
+  { category: 'schedule', type: 'ScheduleResumed', sentAs: 'schedule.resumed' },
+  { category: 'schedule', type: 'ScheduleDeleted', sentAs: 'schedule.deleted' },
+  { category: 'schedule', type: 'ScheduleFired', sentAs: 'schedule.fired' },
+  { category: 'schedule', type: 'ScheduleTickSkipped', sentAs: 'schedule.tick_skipped' },
+]
+
+const SENT_AS = new Map(SOURCE_EVENTS.map(({ type, sentAs }) => [type, sentAs]))
+
+/** The public type a log event is sent as, if any; a proposed action counts only when it awaits approval. */
+export function webhookEventOf(event: { readonly type: string; readonly data: unknown }): WebhookEventType | undefined {
+  if (event.type === 'TaskActionProposed' && (event.data as { status?: string }).status !== 'pending_approval') return undefined
+  return SENT_AS.get(event.type)
+}
+
+/** The log's subjects the fan-out reads, as [category, event type]: every event `webhookEventOf` may name. */
+export const WEBHOOK_SOURCE_EVENTS: readonly (readonly [AggregateCategory, string])[] = SOURCE_EVENTS.map(({ category, type }) => [category, type])
 
 /** An account's webhooks are few: a receiver per integration, not per task. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20

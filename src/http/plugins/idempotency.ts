@@ -11,6 +11,8 @@ import { errorBody } from '../../contract/errors.js'
 
 /** How long the answer of a write stored after its 503 is tried to be read. */
 const SETTLED_ANSWER_MS = 30_000
+/** What a settled write's answer is stored as: the routes answer JSON. */
+const ANSWER_TYPE = 'application/json; charset=utf-8'
 
 interface Claim {
   readonly key: string
@@ -29,6 +31,12 @@ export interface CreatedAnswer {
   readonly status: number
   readonly body: unknown
   readonly location?: string
+}
+
+/** A request answered 503 while its write was in doubt: the write, and what to answer should it turn out stored. */
+interface InDoubt {
+  readonly err: AppendInDoubtError
+  readonly answer: () => Promise<CreatedAnswer>
 }
 
 /** An answer given below 500 whose writes in doubt are `settled` later: the key then holds `answer()`. */
@@ -51,7 +59,7 @@ export default fp(
   async function idempotency(app: FastifyInstance) {
     const store = await IdempotencyStore.open(app.infra.js, app.infra.config.NATS_STREAM_REPLICAS)
     const claims = new WeakMap<FastifyRequest, Claim>()
-    const settling = new WeakMap<FastifyRequest, Promise<StoredResponse | null>>()
+    const inDoubt = new WeakMap<FastifyRequest, InDoubt>()
     const finals = new WeakMap<FastifyRequest, SettlingAnswer>()
 
     async function preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
@@ -78,10 +86,10 @@ export default fp(
       const claim = claims.get(request)
       if (!claim) return payload
       claims.delete(request)
-      const later = settling.get(request)
-      settling.delete(request)
-      if (later && reply.statusCode >= 500) {
-        void settleLater(request, claim, later)
+      const doubt = inDoubt.get(request)
+      inDoubt.delete(request)
+      if (doubt && reply.statusCode >= 500) {
+        void settleLater(request, claim, settledAnswer(doubt))
         return payload
       }
       const final = finals.get(request)
@@ -111,7 +119,12 @@ export default fp(
       return payload
     }
 
-    /** Stores what became of a write answered 503 in doubt, or frees the key; until then a retry meets 409 in flight. */
+    /**
+     * Keeps the key in flight (a retry meets 409) until `later` says what it holds: an answer to
+     * store, or null to free it. Should the answer not be read in time, or the store not answer,
+     * the key is left in flight until it is taken over as stale: freed, it would let a retry
+     * create the task again.
+     */
     async function settleLater(request: FastifyRequest, claim: Claim, later: Promise<StoredResponse | null>): Promise<void> {
       try {
         const response = await later
@@ -122,26 +135,19 @@ export default fp(
       }
     }
 
+    /** Nothing is started here: `onSend` settles the key once the 503 is answered, so nothing is left running for a request answered otherwise. */
     function answerOnceSettled(request: FastifyRequest, err: unknown, answer: () => Promise<CreatedAnswer>): void {
-      if (!(err instanceof AppendInDoubtError) || !claims.has(request)) return
-      const later = err.settled.then(async (settled): Promise<StoredResponse | null> => {
-        if (settled !== 'stored') return null
-        // The task is stored: its answer is read while NATS is still slow, rather than the key left in flight.
-        const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
-        return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(location ? { location } : {}) }
-      })
-      settling.set(request, later)
+      if (err instanceof AppendInDoubtError && claims.has(request)) inDoubt.set(request, { err, answer })
     }
 
     function answerOnceAllSettled(request: FastifyRequest, settled: Promise<unknown>, answer: () => Promise<CreatedAnswer>): void {
       if (claims.has(request)) finals.set(request, { settled, answer })
     }
 
-    /** What a key holds once the writes in doubt of its request are settled, read while NATS is still slow. */
+    /** What a key holds once the writes in doubt of its request are settled. */
     async function finalAnswer({ settled, answer }: SettlingAnswer): Promise<StoredResponse> {
       await settled
-      const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
-      return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(location ? { location } : {}) }
+      return storedAnswer(answer)
     }
 
     app.decorate('idempotent', { preHandler, onSend } satisfies IdempotencyHooks)
@@ -150,6 +156,18 @@ export default fp(
   },
   { name: 'idempotency' },
 )
+
+/** What the key of a write answered 503 holds once it is settled: its answer if stored; null (the key freed) if not, or if that is unknown (ADR 0046). */
+async function settledAnswer({ err, answer }: InDoubt): Promise<StoredResponse | null> {
+  // Never rejects: a settlement that could not be worked out is 'unknown'.
+  return (await err.settled) === 'stored' ? storedAnswer(answer) : null
+}
+
+/** The answer of a write stored after its 503, read while NATS may still be slow rather than the key left in flight. */
+async function storedAnswer(answer: () => Promise<CreatedAnswer>): Promise<StoredResponse> {
+  const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
+  return { status, contentType: ANSWER_TYPE, body: JSON.stringify(body), ...(location ? { location } : {}) }
+}
 
 /** The draft sends the key as a structured-field string (`"abc"`); a bare `abc` is the same key. */
 export function keyOf(header: string): string {

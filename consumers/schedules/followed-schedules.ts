@@ -1,0 +1,125 @@
+import type { AppContext } from '../../src/app-context.js'
+import { activeSchedulesAfter } from '../../projections/index.js'
+import { nextFireAfter } from '../../src/commands/schedules/fire-times.js'
+import type { KnownSchedule } from '../../src/commands/schedules/fire-tick.js'
+import { Schedule, type ScheduleState } from '../../src/domain/schedules/schedule.js'
+
+/** A schedule this scheduler fires, as it last knew it. */
+export interface Followed {
+  known: KnownSchedule
+  /** The next tick, computed when the schedule changed: the firing loop only compares times. */
+  next: Date | null
+  /** Its ticks are being decided: a refresh does not reload it meanwhile (the decision brings it up to date). */
+  busy: boolean
+  /** After a failure (NATS out of reach), not before this. */
+  retryAt: number
+}
+
+const PAGE = 1000
+
+type ActiveSchedule = Awaited<ReturnType<typeof activeSchedulesAfter>>[number]
+
+/**
+ * The active schedules of the partitions this scheduler owns (ADR 0047). The read model says
+ * which schedules exist and when one changed; each is loaded from the log once and caught up
+ * when the read model shows it moved, since its log version is what a tick's guard checks.
+ */
+export class FollowedSchedules {
+  private readonly entries = new Map<string, Followed>()
+
+  constructor(
+    private readonly infra: Pick<AppContext, 'readModels' | 'events'>,
+    /** Whether this scheduler fires the schedules of `accountId` now (it holds the partition's lease). */
+    private readonly owns: (accountId: string) => boolean,
+  ) {}
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** Brings the followed schedules in line with the read model's active ones of the owned partitions. */
+  async refresh(): Promise<void> {
+    const seen = await this.followActive()
+    await this.letGoOfTheRest(seen)
+  }
+
+  /** The schedules due at `now` that no decision holds back (busy, retrying), by account; `ready` says which accounts may start. */
+  dueByAccount(now: number, ready: (accountId: string) => boolean): Map<string, Followed[]> {
+    const due = new Map<string, Followed[]>()
+    for (const entry of this.entries.values()) {
+      const { accountId } = entry.known.key
+      if (!isDue(entry, now) || !ready(accountId) || !this.owns(accountId)) continue
+      const ofAccount = due.get(accountId)
+      if (ofAccount) ofAccount.push(entry)
+      else due.set(accountId, [entry])
+    }
+    return due
+  }
+
+  /** Keeps what a decision or a read learnt of a schedule, unless it is older than what is known; lets go of one that stopped being active or ours. */
+  remember(known: KnownSchedule): void {
+    const id = known.key.aggregateId
+    // A read begun before this process's own append ended after it: what it read is older than what is known.
+    if (known.version < (this.entries.get(id)?.known.version ?? 0)) return
+    if (known.state.status !== 'active' || !this.owns(known.key.accountId)) {
+      this.entries.delete(id)
+      return
+    }
+    const next = nextFireAfter(known.state.spec, new Date(firesAfter(known.state)))
+    const entry = this.entries.get(id)
+    if (!entry) this.entries.set(id, { known, next, busy: false, retryAt: 0 })
+    else Object.assign(entry, { known, next })
+  }
+
+  /** Loads the active schedules new to this scheduler and catches up those that moved; returns the ids seen. */
+  private async followActive(): Promise<Set<string>> {
+    const seen = new Set<string>()
+    for await (const page of activeSchedulePages(this.infra.readModels)) {
+      for (const { id, accountId, seq } of page) {
+        if (!this.owns(accountId)) continue
+        seen.add(id)
+        const entry = this.entries.get(id)
+        if (!entry) await this.follow({ accountId, aggregateId: id })
+        else if (seq > entry.known.version && !entry.busy) await this.learn(entry)
+      }
+    }
+    return seen
+  }
+
+  /** Of another scheduler's partition now: let go. Paused or deleted in the read model: learn it from the log before letting go. */
+  private async letGoOfTheRest(seen: ReadonlySet<string>): Promise<void> {
+    for (const [id, entry] of this.entries) {
+      if (!this.owns(entry.known.key.accountId)) this.entries.delete(id)
+      else if (!seen.has(id) && !entry.busy) await this.learn(entry)
+    }
+  }
+
+  private async follow(key: KnownSchedule['key']): Promise<void> {
+    const loaded = await this.infra.events.load(Schedule, key)
+    this.remember({ key, state: loaded.state, version: loaded.version })
+  }
+
+  private async learn(entry: Followed): Promise<void> {
+    this.remember({ key: entry.known.key, ...(await this.infra.events.catchUp(Schedule, entry.known.key, entry.known)) })
+  }
+}
+
+function isDue(entry: Followed, now: number): boolean {
+  return !entry.busy && entry.next !== null && entry.next.getTime() <= now && entry.retryAt <= now
+}
+
+/** The instant the next tick comes after: when the schedule became active, or its last tick, whichever is later. */
+function firesAfter(state: Exclude<ScheduleState, { status: 'absent' }>): number {
+  return Math.max(Date.parse(state.activeFrom), state.lastTick ? Date.parse(state.lastTick) : 0)
+}
+
+/** The read model's active schedules in id order, a page at a time. */
+async function* activeSchedulePages(readModels: AppContext['readModels']): AsyncGenerator<readonly ActiveSchedule[]> {
+  for (let after = ''; ; ) {
+    const page = await activeSchedulesAfter(readModels, after, PAGE)
+    yield page
+    const last = page.at(-1)
+    if (!last || page.length < PAGE) return
+    after = last.id
+  }
+}
