@@ -49,8 +49,13 @@ export class FanOutLane {
   private heard = 0
   /** Rung while another process held the account: look again once it lets go. */
   private deferred = false
-  /** Whether the lane has claimed its cursor once: its first look catches up with what was stored while no process fanned out. */
-  private looked = false
+  /**
+   * Whether `heard` tells where the account's log ends: the lane was rung with an event's
+   * sequence (every later one is rung too), or a read found nothing after its cursor. A lane
+   * first rung over a backlog stored while no process fanned out knows neither: it reads on until
+   * a read comes back empty, through short pages and failures alike.
+   */
+  private endKnown = false
   private timer: NodeJS.Timeout | undefined
   /** Wakes a lane lingering with its claim (a ring, a stop). */
   private wake: (() => void) | undefined
@@ -65,6 +70,7 @@ export class FanOutLane {
 
   ring(seq = 0): void {
     this.heard = Math.max(this.heard, seq)
+    if (seq > 0) this.endKnown = true
     if (this.stopping) return
     if (this.running) {
       this.again = true
@@ -120,7 +126,7 @@ export class FanOutLane {
         cursor = await this.deps.cursors.write(this.accountId, cursor, { seq: read.lastSeq, holder: this.deps.holder, until: Date.now() + CLAIM_MS })
         for (const seq of this.givenUp) if (seq <= read.lastSeq) this.givenUp.delete(seq)
         // A short page that reached every event heard of: the log held no more when read.
-        caughtUp = read.events.length + read.undecodable.length < FAN_OUT_PAGE && read.lastSeq >= this.heard
+        caughtUp = this.endKnown && read.events.length + read.undecodable.length < FAN_OUT_PAGE && read.lastSeq >= this.heard
       }
     } finally {
       if (cursor) await this.deps.cursors.write(this.accountId, cursor, { seq: cursor.seq, holder: null, until: 0 })
@@ -133,7 +139,11 @@ export class FanOutLane {
     if (!slot) return null
     try {
       const read = await this.deps.read(this.accountId, seq + 1, FAN_OUT_PAGE, this.heard)
-      if (read.lastSeq <= seq) return null
+      if (read.lastSeq <= seq) {
+        this.endKnown = true
+        this.heard = Math.max(this.heard, seq)
+        return null
+      }
       await this.recordUndecodable(read)
       await this.fanOut(read.events)
       return read
@@ -169,15 +179,14 @@ export class FanOutLane {
       return null
     }
     this.deferred = false
-    this.looked = true
     const claimed = await this.deps.cursors.write(this.accountId, cursor, { seq: cursor.seq, holder: this.deps.holder, until: now + CLAIM_MS })
     if (!claimed) this.again = true
     return claimed
   }
 
-  /** Whether the cursor is past every event this lane heard of, once the lane has had its first look. */
+  /** Whether the cursor is past every event this lane heard of, once the lane knows where the log ends. */
   private nothingLeftAfter(cursor: FanOutCursor): boolean {
-    return this.looked && cursor.seq >= this.heard
+    return this.endKnown && cursor.seq >= this.heard
   }
 
   /**
