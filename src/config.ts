@@ -112,7 +112,7 @@ export const ConfigSchema = Type.Object({
     minimum: 100,
     maximum: 600_000,
     default: 2000,
-    description: 'How often a scheduler reads which schedules exist; a new schedule fires at most this late for the first time',
+    description: 'How often a scheduler tries again a schedule change it could not learn (mid-tick, or MongoDB/NATS away); changes are otherwise learnt as they are stored',
   }),
   SCHEDULER_LEASE_MS: Type.Integer({
     minimum: 1000,

@@ -71,7 +71,9 @@ export class OwnedPartitions {
     const startedAt = Date.now()
     try {
       const held = (await this.leases.tick([GROUP])).get(GROUP) ?? []
-      const gained = held.filter((partition) => !this.owned.has(partition))
+      // Trust that had lapsed (owns() said no meanwhile, so changes were let go): all are taken anew.
+      const lapsed = Date.now() >= this.validUntil
+      const gained = held.filter((partition) => lapsed || !this.owned.has(partition))
       const lost = [...this.owned].filter((partition) => !held.includes(partition))
       this.owned = new Set(held)
       this.validUntil = startedAt + this.ttlMs

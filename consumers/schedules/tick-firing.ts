@@ -77,6 +77,7 @@ export class TickFiring {
     } finally {
       slot?.release()
       for (const entry of entries) entry.busy = false
+      this.followed.lookAgain()
     }
   }
 

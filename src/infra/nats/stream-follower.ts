@@ -43,6 +43,11 @@ export class StreamFollower {
     await this.open(js, state.last_seq + 1)
   }
 
+  /** Follows what is stored from stream sequence `from` on (at least 1): the messages already there, then the new ones. */
+  async listenFrom(js: JetStreamClient, from: number): Promise<void> {
+    await this.open(js, Math.max(1, from))
+  }
+
   /** Deletes the consumer; with NATS away, it is left to the server's inactive threshold after STOP_MS. */
   async stop(): Promise<void> {
     this.stopping = true
