@@ -343,9 +343,15 @@ function rawExchange(baseUrl: string, request: string): Promise<{ status: number
   })
 }
 
-t.test('given the server is closing, when a request arrives on a connection still open, then 503 { error } with Retry-After and the connection closes', async (t) => {
-  // The run outlasts the stop by seconds even on a starved machine, so the POST is still in flight
-  // (its connection busy, not idle and closed by the stop) when the second request is written.
+/**
+ * One try of the closing scenario: a slow POST in flight on a connection, the server told to
+ * stop, then a GET written on that connection. What the connection received, and whether the
+ * POST was still unanswered when the GET went out (else the try says nothing: on a starved
+ * machine the POST may have been answered, a 503 say, and its idle connection closed).
+ */
+async function requestWhileClosing(t: Test): Promise<{ text: string; inFlight: boolean }> {
+  // The run outlasts the stop by seconds even on a starved machine, so the POST is normally still
+  // in flight (its connection busy, not idle and closed by the stop) when the second request is written.
   const own = await startTestService(t, servers, { env: { OFFLINE_AGENT_LATENCY_MS: '6000' } })
   const { api, key } = await aCaller(own.infra, own.url)
   const session = await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
@@ -353,6 +359,7 @@ t.test('given the server is closing, when a request arrives on a connection stil
   const socket = connect(Number(port), hostname)
   const received: Buffer[] = []
   socket.on('data', (chunk) => received.push(chunk))
+  socket.on('error', () => {}) // a write after the server closed an idle connection: the try says nothing
   const closed = new Promise((resolve) => socket.on('close', resolve))
   const auth = `Authorization: Bearer ${key.key}\r\n`
   const slow = JSON.stringify({ sessionId: session.body.session.id, instruction: 'Plan a slow launch', waitSeconds: 10 })
@@ -371,14 +378,23 @@ t.test('given the server is closing, when a request arrives on a connection stil
         probe.on('error', () => resolve(true))
       }),
   )
+  const inFlight = received.length === 0 && !socket.destroyed
   socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`)
   await closed
   await stopping
+  return { text: Buffer.concat(received).toString(), inFlight }
+}
 
-  const text = Buffer.concat(received).toString()
-  t.match(text, /^HTTP\/1\.1 201 /, 'the request in flight is answered')
-  const refusal = /HTTP\/1\.1 503 [^\r]*\r\n([\s\S]*?)\r\n\r\n(.*)$/.exec(text)
-  t.ok(refusal, `the request that came while closing is 503 (got ${(text.match(/HTTP\/1\.1 \d{3}/g) ?? []).join(', ')})`)
+t.test('given the server is closing, when a request arrives on a connection still open, then 503 { error } with Retry-After and the connection closes', async (t) => {
+  let tried = await requestWhileClosing(t)
+  for (let attempt = 2; !tried.inFlight && attempt <= 3; attempt++) {
+    t.comment(`try ${attempt - 1}: the POST was answered before the stop (${tried.text.slice(0, 40)}); again`)
+    tried = await requestWhileClosing(t)
+  }
+  t.ok(tried.inFlight, 'the POST was still in flight when the second request came')
+  t.match(tried.text, /^HTTP\/1\.1 201 /, 'the request in flight is answered')
+  const refusal = /HTTP\/1\.1 503 [^\r]*\r\n([\s\S]*?)\r\n\r\n(.*)$/.exec(tried.text)
+  t.ok(refusal, `the request that came while closing is 503 (got ${(tried.text.match(/HTTP\/1\.1 \d{3}/g) ?? []).join(', ')})`)
   t.match(refusal?.[1], /connection: close/i, 'and closes the connection')
   t.match(refusal?.[1], /retry-after: 1/i, 'with Retry-After')
   t.match(JSON.parse(refusal?.[2] ?? 'null'), { error: /shutting down/, code: 'shutting_down' }, 'the body is { error, code }')
