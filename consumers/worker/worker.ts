@@ -12,7 +12,9 @@ import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
 import { RunCancellations } from './cancellations.js'
-import { deliveredTask } from './delivered-task.js'
+import { deliveredTask, type LogOrigin } from './delivered-task.js'
+import { AccountTurns } from './account-turns.js'
+import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { ClaimerAliveError, runTask, type TaskRef } from './run-task.js'
 import { TaskScheduler } from './scheduler.js'
 import { contextOf, inSpan, SpanKind } from '../../src/infra/tracing/spans.js'
@@ -23,6 +25,7 @@ export const WORKER_CONSUMER = 'mats-worker'
 interface Held {
   readonly msg: JsMsg
   readonly ref: TaskRef
+  readonly origin: LogOrigin
 }
 const STREAM = streamOf('task')
 const NANOS_PER_MS = 1_000_000
@@ -30,12 +33,19 @@ const FETCH_EXPIRES_MS = 1000
 /** After a failed fetch: long enough not to flood the log while NATS is away. */
 const FETCH_RETRY_MS = 1000
 const CLAIMER_MARGIN_MS = 100
+/** How often a per-account worker reads which accounts wait: finds redeliveries and missed doorbells. */
+const REFRESH_MS = 1000
+
+/** `arrival`: one durable over every TaskCreated (mats-worker). `per-account`: the dispatch stream, one durable per account, in turns (ADR 0052). */
+export type DispatchMode = 'arrival' | 'per-account'
 
 export interface WorkerOptions {
   readonly concurrency: number
   readonly lookahead: number
   readonly ackWaitMs: number
   readonly timeoutMs: number
+  readonly dispatch?: DispatchMode
+  readonly replicas?: number
 }
 
 /**
@@ -72,6 +82,12 @@ export class TaskWorker {
   private keepAlive: NodeJS.Timeout | undefined
   private stopping = false
   private wake: (() => void) | undefined
+  /** A wake that came while the loop was busy: its next wait returns at once. */
+  private rung = false
+  private turns: AccountTurns | undefined
+  private doorbell: { unsubscribe(): void } | undefined
+  /** Per-account dispatch: the `mats-worker` consumer of an upgraded deployment is read until it is empty, then removed. */
+  private legacyDrained = false
 
   constructor(
     private readonly infra: AppContext,
@@ -86,7 +102,8 @@ export class TaskWorker {
   }
 
   async start(): Promise<void> {
-    await this.ensureConsumer()
+    if (this.options.dispatch === 'per-account') await this.startTurns()
+    else await this.ensureConsumer()
     await this.cancellations.listen(this.infra.js, this.infra.jsm)
     this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
     this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
@@ -94,7 +111,7 @@ export class TaskWorker {
     await provisioned("write this worker's first heartbeat", () => this.beat())
     this.keepAlive = setInterval(() => this.touchAll(), this.beatInterval)
     void this.touchOnReconnect()
-    this.loop = this.fetchLoop()
+    this.loop = this.turns ? Promise.all([this.turnLoop(), this.legacyDrained ? undefined : this.fetchLoop()]).then(() => undefined) : this.fetchLoop()
     this.log.info({ concurrency: this.options.concurrency, provider: this.provider.name }, 'worker started')
   }
 
@@ -105,8 +122,10 @@ export class TaskWorker {
   async stop(graceMs: number): Promise<void> {
     if (this.stopping) return
     this.stopping = true
-    this.wake?.()
+    this.nudge()
     void this.fetching?.close()
+    this.turns?.stop()
+    this.doorbell?.unsubscribe()
     await this.loop
     for (const entry of this.scheduler.drain()) this.settle(entry.item.ref.taskId, entry.item.msg, (m) => m.nak())
     const settled = Promise.allSettled(this.running.values())
@@ -142,25 +161,105 @@ export class TaskWorker {
    */
   private async fetchLoop(): Promise<void> {
     let consumer: Consumer | null = null
-    while (!this.stopping) {
+    while (!this.stopping && !this.legacyDrained) {
       const room = this.options.lookahead - this.scheduler.size
       if (room <= 0) {
-        await new Promise<void>((resolve) => {
-          this.wake = resolve
-        })
+        // Beside the turns (an upgrade's drain), the two loops share one wake: neither waits for it alone.
+        await this.waitForWake(this.turns ? REFRESH_MS : undefined)
         continue
       }
       try {
         consumer ??= await this.workerConsumer()
         this.fetching = await consumer.fetch({ max_messages: room, expires: FETCH_EXPIRES_MS })
         for await (const msg of this.fetching) this.enqueue(msg)
+        if (this.turns) await this.removeLegacyWhenEmpty()
       } catch (err) {
         if (this.stopping) break
+        if (this.turns && isConsumerGone(err)) {
+          this.legacyDrained = true
+          return
+        }
         this.log.error({ err }, 'fetching tasks failed; retrying')
         if (isConsumerGone(err)) consumer = null
         await new Promise((r) => setTimeout(r, FETCH_RETRY_MS))
       }
     }
+  }
+
+  /** Per-account dispatch (ADR 0052): the dispatch stream, the doorbell, and `mats-worker` left to drain when an upgrade finds it. */
+  private async startTurns(): Promise<void> {
+    const legacy = await provisioned('look up the worker consumer', () => this.infra.jsm.consumers.info(STREAM, WORKER_CONSUMER)).catch(() => null)
+    this.legacyDrained = legacy === null
+    await ensureDispatchStream(this.infra.jsm, this.options.replicas ?? 1, !this.legacyDrained)
+    this.turns = new AccountTurns(
+      this.infra.js,
+      this.infra.jsm,
+      this.options.ackWaitMs,
+      (msg) => this.enqueue(msg),
+      () => this.nudge(),
+      this.log,
+    )
+    // A TaskCreated seen (core NATS, as the API publishes it): its account gets a turn now, not at the next refresh.
+    this.doorbell = this.infra.nc.subscribe(eventTypeSubjects('task', 'TaskCreated'), {
+      callback: (_err, msg) => {
+        const accountId = msg.subject.split('.')[2]
+        if (accountId) this.turns?.ring(accountId)
+        this.nudge()
+      },
+    })
+  }
+
+  /** Takes turns among the accounts with waiting tasks while the lookahead has room. Never rejects. */
+  private async turnLoop(): Promise<void> {
+    const turns = this.turns
+    if (!turns) return
+    let refreshedAt = 0
+    while (!this.stopping) {
+      const room = this.options.lookahead - this.scheduler.size - turns.asked
+      if (room > 0) {
+        try {
+          if (Date.now() - refreshedAt >= REFRESH_MS) {
+            await turns.refresh()
+            refreshedAt = Date.now()
+          }
+          turns.takeTurns(room)
+        } catch (err) {
+          if (this.stopping) break
+          this.log.error({ err }, 'reading which accounts have tasks failed; retrying')
+          await new Promise((r) => setTimeout(r, FETCH_RETRY_MS))
+          continue
+        }
+      }
+      await this.waitForWake(REFRESH_MS)
+    }
+  }
+
+  /** The upgrade's end: once nothing is pending or unacknowledged on `mats-worker`, it is deleted. */
+  private async removeLegacyWhenEmpty(): Promise<void> {
+    const info = await this.infra.jsm.consumers.info(STREAM, WORKER_CONSUMER)
+    if (info.num_pending > 0 || info.num_ack_pending > 0) return
+    await this.infra.jsm.consumers.delete(STREAM, WORKER_CONSUMER).catch(() => undefined)
+    this.legacyDrained = true
+    this.log.info('the mats-worker consumer is drained and removed: tasks come from the dispatch stream alone')
+  }
+
+  private nudge(): void {
+    this.rung = true
+    this.wake?.()
+  }
+
+  /** Returns on the next nudge (or one that came since the last wait), or after `ms`. */
+  private async waitForWake(ms?: number): Promise<void> {
+    if (!this.rung) {
+      let timer: NodeJS.Timeout | undefined
+      await new Promise<void>((resolve) => {
+        this.wake = resolve
+        if (ms !== undefined) timer = setTimeout(resolve, ms)
+      })
+      clearTimeout(timer)
+    }
+    this.wake = undefined
+    this.rung = false
   }
 
   private async workerConsumer(): Promise<Consumer> {
@@ -178,14 +277,15 @@ export class TaskWorker {
       msg.nak()
       return
     }
-    const event = deliveredTask(msg, this.infra, this.log)
-    if (!event) return
+    const delivered = deliveredTask(msg, this.infra, this.log)
+    if (!delivered) return
+    const { event, origin } = delivered
     const again = this.redeliveries.get(event.aggregateId)
     if (again) return void again.push(msg)
     this.redeliveries.set(event.aggregateId, [])
     const priority = event.data.priority ?? 'normal'
     const ref = { accountId: event.accountId, taskId: event.aggregateId, created: event, redelivered: msg.redelivered }
-    this.scheduler.add({ accountId: event.accountId, priority, seq: msg.seq, item: { msg, ref } })
+    this.scheduler.add({ accountId: event.accountId, priority, seq: origin.seq, item: { msg, ref, origin } })
     this.dispatch()
   }
 
@@ -218,7 +318,7 @@ export class TaskWorker {
         held = false
         this.slots--
         this.scheduler.finished(entry.accountId)
-        this.wake?.()
+        this.nudge()
         this.dispatch()
       }
       const run = tracedRun(msg, ref, () => runTask(ctx, ref, release))
@@ -232,7 +332,7 @@ export class TaskWorker {
             this.log.info({ taskId: ref.taskId }, err.message)
             return this.settle(ref.taskId, msg, (m) => m.nak(err.aliveForMs + CLAIMER_MARGIN_MS))
           }
-          this.handleFailure(ref, msg, err)
+          this.handleFailure(entry.item, err)
         })
         .finally(() => {
           this.running.delete(msg)
@@ -248,7 +348,7 @@ export class TaskWorker {
    * failures the message is terminated and recorded as poison (failed-messages.ts), and the
    * task stays as the log has it (a pending one can still be cancelled).
    */
-  private handleFailure(ref: TaskRef, msg: JsMsg, err: unknown): void {
+  private handleFailure({ ref, msg, origin }: Held, err: unknown): void {
     const verdict = verdictOn(msg, err, this.failures)
     if (verdict.retry) {
       this.log.error({ err, taskId: ref.taskId, failed: verdict.failed }, 'could not process task; it will be redelivered')
@@ -257,7 +357,7 @@ export class TaskWorker {
     }
     const { reason } = verdict
     this.settleForGood(ref.taskId, msg, (m) => m.term(reason))
-    void new PoisonMessages(this.infra.db, this.log).record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, 'worker')
+    void new PoisonMessages(this.infra.db, this.log).record({ ...origin, reason }, 'worker')
   }
 
   private settle(taskId: string, msg: JsMsg, how: (msg: JsMsg) => void): void {
