@@ -17,6 +17,8 @@ export class AccountTurns {
   private readonly waiting = new Set<string>()
   /** Messages asked of each account by its pull in flight and not delivered yet. */
   private readonly asking = new Map<string, number>()
+  /** Rung while their pull was in flight: the task may land after it, so they keep their place. */
+  private readonly rangDuringPull = new Set<string>()
   private readonly lastTurn = new Map<string, number>()
   private readonly consumers = new Map<string, Consumer>()
   private readonly pulls = new Set<ConsumerMessages>()
@@ -49,6 +51,7 @@ export class AccountTurns {
   /** A task of this account was just created: it gets a turn without waiting for the next refresh. */
   ring(accountId: string): void {
     this.waiting.add(accountId)
+    if (this.asking.has(accountId)) this.rangDuringPull.add(accountId)
   }
 
   /**
@@ -95,7 +98,7 @@ export class AccountTurns {
       if (pull) this.pulls.delete(pull)
       this.asking.delete(accountId)
       // Fewer than asked: nothing more to take there until a refresh or a doorbell says otherwise.
-      if (got < n) this.waiting.delete(accountId)
+      if (!this.rangDuringPull.delete(accountId) && got < n) this.waiting.delete(accountId)
       this.pullEnded()
     }
   }

@@ -266,7 +266,8 @@ export class TaskWorker {
     try {
       return await this.infra.js.consumers.get(STREAM, WORKER_CONSUMER)
     } catch (err) {
-      if (!isConsumerGone(err)) throw err
+      // Per-account dispatch only drains `mats-worker`: gone, it is not made again.
+      if (!isConsumerGone(err) || this.turns) throw err
       await this.ensureConsumer()
       return this.infra.js.consumers.get(STREAM, WORKER_CONSUMER)
     }
