@@ -34,6 +34,21 @@ async function queueDepth(monitorUrl: string): Promise<number> {
   return (worker?.num_pending ?? 0) + (worker?.num_ack_pending ?? 0) + dispatch
 }
 
+let retried503 = 0
+
+/** A 503 is "retry later" (the spec): the flood's client does, as a client would, so that a busy log does not end the run. */
+async function postRetrying503<T>(post: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await post()
+    } catch (err) {
+      if (!String(err).includes('POST /v1/tasks: 503')) throw err
+      retried503++
+      await new Promise((r) => setTimeout(r, 1000))
+    }
+  }
+}
+
 export async function main(): Promise<void> {
   say(`\ntarget 3: fairness at depth; one account floods ${FLOOD.toLocaleString('en-US')} tasks, then ${ACCOUNTS - 1} others post one each; worker concurrency ${CONCURRENCY}, runs of ${TASK_MS} ms, dispatch ${process.env.WORKER_DISPATCH ?? 'arrival'}`)
   const stoppers = new Stoppers()
@@ -51,11 +66,11 @@ export async function main(): Promise<void> {
     let next = 0
     await Promise.all(
       Array.from({ length: POSTING }, async () => {
-        for (let i = next++; i < FLOOD; i = next++) await postTask(url, flooder, `Flood brief ${i}: plan the launch posts`)
+        for (let i = next++; i < FLOOD; i = next++) await postRetrying503(() => postTask(url, flooder, `Flood brief ${i}: plan the launch posts`))
       }),
     )
     const depth = await queueDepth(servers.monitorUrl)
-    say(`  flood posted in ${((performance.now() - flooding) / 1000).toFixed(0)} s; ${depth.toLocaleString('en-US')} tasks queued or running when the others post`)
+    say(`  flood posted in ${((performance.now() - flooding) / 1000).toFixed(0)} s (${retried503} POSTs answered 503 and sent again); ${depth.toLocaleString('en-US')} tasks queued or running when the others post`)
     const sent = await Promise.all(
       others.map(async (client, i) => {
         const at = performance.now()
