@@ -30,6 +30,8 @@ export class AccountTurns {
     private readonly jsm: JetStreamManager,
     private readonly ackWaitMs: number,
     private readonly deliver: (msg: JsMsg) => void,
+    /** Tasks of an account this worker holds, not started yet. */
+    private readonly heldOf: (accountId: string) => number,
     private readonly pullEnded: () => void,
     private readonly log: Logger,
   ) {}
@@ -56,17 +58,22 @@ export class AccountTurns {
 
   /**
    * Starts pulls, `room` messages at most in all, from the waiting accounts without one in
-   * flight, least recently served first: each gets `room / accounts` (at least one).
+   * flight, least recently served first: each gets `room / accounts` (at least one). An account
+   * with nothing held here gets a pull of one even with no room left: another account's backlog
+   * filling the lookahead must not keep its first task out of the scheduler, which starts it
+   * at the next free slot (it has fewer tasks running). That exceeds the lookahead by at most
+   * one task per waiting account.
    */
   takeTurns(room: number): void {
     const candidates = [...this.waiting].filter((a) => !this.asking.has(a)).sort((a, b) => (this.lastTurn.get(a) ?? 0) - (this.lastTurn.get(b) ?? 0))
-    if (candidates.length === 0 || room <= 0) return
+    if (candidates.length === 0) return
     const each = Math.max(1, Math.floor(room / candidates.length))
     for (const accountId of candidates) {
-      if (room <= 0) return
-      const n = Math.min(each, room)
-      room -= n
-      void this.pull(accountId, n)
+      if (room > 0) {
+        const n = Math.min(each, room)
+        room -= n
+        void this.pull(accountId, n)
+      } else if (this.heldOf(accountId) === 0) void this.pull(accountId, 1)
     }
   }
 

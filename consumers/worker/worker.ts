@@ -196,6 +196,7 @@ export class TaskWorker {
       this.infra.jsm,
       this.options.ackWaitMs,
       (msg) => this.enqueue(msg),
+      (accountId) => this.scheduler.waitingOf(accountId),
       () => this.nudge(),
       this.log,
     )
@@ -215,20 +216,17 @@ export class TaskWorker {
     if (!turns) return
     let refreshedAt = 0
     while (!this.stopping) {
-      const room = this.options.lookahead - this.scheduler.size - turns.asked
-      if (room > 0) {
-        try {
-          if (Date.now() - refreshedAt >= REFRESH_MS) {
-            await turns.refresh()
-            refreshedAt = Date.now()
-          }
-          turns.takeTurns(room)
-        } catch (err) {
-          if (this.stopping) break
-          this.log.error({ err }, 'reading which accounts have tasks failed; retrying')
-          await new Promise((r) => setTimeout(r, FETCH_RETRY_MS))
-          continue
+      try {
+        if (Date.now() - refreshedAt >= REFRESH_MS) {
+          await turns.refresh()
+          refreshedAt = Date.now()
         }
+        turns.takeTurns(this.options.lookahead - this.scheduler.size - turns.asked)
+      } catch (err) {
+        if (this.stopping) break
+        this.log.error({ err }, 'reading which accounts have tasks failed; retrying')
+        await new Promise((r) => setTimeout(r, FETCH_RETRY_MS))
+        continue
       }
       await this.waitForWake(REFRESH_MS)
     }
