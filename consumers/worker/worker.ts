@@ -104,7 +104,8 @@ export class TaskWorker {
   async start(): Promise<void> {
     if (this.options.dispatch === 'per-account') await this.startTurns()
     else await this.ensureConsumer()
-    await this.cancellations.listen(this.infra.js, this.infra.jsm)
+    // Its stream lookup is asked again when it times out: a start beside others can keep NATS busy past NATS_TIMEOUT_MS (startup-race.test.ts).
+    await provisioned('follow cancellations', () => this.cancellations.listen(this.infra.js, this.infra.jsm))
     this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
     this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
     // Idempotent, and the bucket may just have been made on a server busy with other starts.
