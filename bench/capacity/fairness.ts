@@ -50,7 +50,9 @@ async function postRetrying503<T>(post: () => Promise<T>): Promise<T> {
 }
 
 export async function main(): Promise<void> {
-  say(`\ntarget 3: fairness at depth; one account floods ${FLOOD.toLocaleString('en-US')} tasks, then ${ACCOUNTS - 1} others post one each; worker concurrency ${CONCURRENCY}, runs of ${TASK_MS} ms, dispatch ${process.env.WORKER_DISPATCH ?? 'arrival'}`)
+  say(
+    `\ntarget 3: fairness at depth; one account floods ${FLOOD.toLocaleString('en-US')} tasks, then ${ACCOUNTS - 1} others post one each; worker concurrency ${CONCURRENCY}, runs of ${TASK_MS} ms, dispatch ${process.env.WORKER_DISPATCH ?? 'arrival'}`,
+  )
   const stoppers = new Stoppers()
   try {
     const servers = stoppers.add(await capacityServers())
@@ -70,7 +72,9 @@ export async function main(): Promise<void> {
       }),
     )
     const depth = await queueDepth(servers.monitorUrl)
-    say(`  flood posted in ${((performance.now() - flooding) / 1000).toFixed(0)} s (${retried503} POSTs answered 503 and sent again); ${depth.toLocaleString('en-US')} tasks queued or running when the others post`)
+    say(
+      `  flood posted in ${((performance.now() - flooding) / 1000).toFixed(0)} s (${retried503} POSTs answered 503 and sent again); ${depth.toLocaleString('en-US')} tasks queued or running when the others post`,
+    )
     const sent = await Promise.all(
       others.map(async (client, i) => {
         const at = performance.now()

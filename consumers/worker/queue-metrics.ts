@@ -11,7 +11,10 @@ const SCRAPE_MS = 1000
  * them has been there. The same for every worker process: graph one, not their sum.
  */
 export function watchTaskQueue(infra: AppContext): void {
-  if (infra.config.WORKER_DISPATCH === 'per-account') return watchDispatchStream(infra)
+  if (infra.config.WORKER_DISPATCH === 'per-account') {
+    watchDispatchStream(infra)
+    return
+  }
   const stream = streamOf('task')
   // Both gauges are read in one scrape: one request to the server serves them.
   let last: { at: number; info: ReturnType<typeof infra.jsm.consumers.info> } | undefined

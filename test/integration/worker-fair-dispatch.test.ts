@@ -35,7 +35,17 @@ async function aFlood(accountId: string, sessionId: string): Promise<void> {
     await Promise.all(
       Array.from({ length: Math.min(100, FLOOD - i) }, (_, j) => {
         const instruction = `Flood brief ${i + j}: plan the launch posts`
-        const data = { sessionId, agentType: 'seo', taskType: 'instruction', instruction, title: null, priority: 'normal', fingerprint: taskFingerprint(sessionId, 'seo', instruction), parentTaskId: null, ...billing } as const
+        const data = {
+          sessionId,
+          agentType: 'seo',
+          taskType: 'instruction',
+          instruction,
+          title: null,
+          priority: 'normal',
+          fingerprint: taskFingerprint(sessionId, 'seo', instruction),
+          parentTaskId: null,
+          ...billing,
+        } as const
         const drafts: TaskEvent[] = [{ type: 'TaskCreated', data }]
         return infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() })
       }),
