@@ -1,7 +1,7 @@
 import type { AppContext } from '../../src/app-context.js'
 import { DISPATCH_STREAM } from '../../src/infra/nats/dispatch-stream.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
-import { WORKER_CONSUMER } from './worker.js'
+import { WORKER_CONSUMER } from './arrival-pull.js'
 
 const SCRAPE_MS = 1000
 
