@@ -116,7 +116,14 @@ async function stopInOrder(parts: Parts, infra: AppContext, graceMs: number): Pr
 }
 
 function newWorker(infra: AppContext, config: Config, log: Logger, hooks: ServiceHooks): TaskWorker {
-  const options = { concurrency: config.WORKER_CONCURRENCY, lookahead: config.WORKER_LOOKAHEAD, ackWaitMs: config.WORKER_ACK_WAIT_MS, timeoutMs: config.TASK_TIMEOUT_MS }
+  const options = {
+    concurrency: config.WORKER_CONCURRENCY,
+    lookahead: config.WORKER_LOOKAHEAD,
+    ackWaitMs: config.WORKER_ACK_WAIT_MS,
+    timeoutMs: config.TASK_TIMEOUT_MS,
+    dispatch: config.WORKER_DISPATCH,
+    replicas: config.NATS_STREAM_REPLICAS,
+  }
   return new TaskWorker(infra, createAgentProvider(config, log), options, hooks.connectors)
 }
 

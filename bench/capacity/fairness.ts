@@ -7,7 +7,7 @@
  * that the flood outlasts its posting), beside an `api` + `projector` process. One account
  * POSTs FLOOD tasks; once they are all queued, each of the ACCOUNTS − 1 others POSTs one: how
  * long from each of those POSTs to its TaskStarted in the log (p50, p99, max), with the depth
- * of the queue (the worker consumer's pending messages, from nats-server's `/jsz`) at the time.
+ * of the queue (from nats-server's `/jsz`) at the time. WORKER_DISPATCH (arrival, per-account) reaches the worker.
  */
 import { percentile } from '../stats.js'
 import { clients, postTask } from './accounts.js'
@@ -23,18 +23,36 @@ const WAIT_MS = Number(process.env.FAIR_WAIT_MS ?? 600_000)
 const POSTING = 20
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
+/** Tasks queued or running: the `mats-worker` consumer's (WORKER_DISPATCH=arrival) or the dispatch stream's messages (per-account, ADR 0052). */
 async function queueDepth(monitorUrl: string): Promise<number> {
   const res = await fetch(`${monitorUrl}/jsz?consumers=true`)
-  const jsz = (await res.json()) as { account_details?: { stream_detail?: { consumer_detail?: { name: string; num_pending: number; num_ack_pending: number }[] }[] }[] }
-  const worker = (jsz.account_details ?? [])
-    .flatMap((a) => a.stream_detail ?? [])
-    .flatMap((s) => s.consumer_detail ?? [])
-    .find((c) => c.name === 'mats-worker')
-  return (worker?.num_pending ?? 0) + (worker?.num_ack_pending ?? 0)
+  type Stream = { name: string; state?: { messages: number }; consumer_detail?: { name: string; num_pending: number; num_ack_pending: number }[] }
+  const jsz = (await res.json()) as { account_details?: { stream_detail?: Stream[] }[] }
+  const streams = (jsz.account_details ?? []).flatMap((a) => a.stream_detail ?? [])
+  const worker = streams.flatMap((s) => s.consumer_detail ?? []).find((c) => c.name === 'mats-worker')
+  const dispatch = streams.find((s) => s.name === 'MATS_DISPATCH')?.state?.messages ?? 0
+  return (worker?.num_pending ?? 0) + (worker?.num_ack_pending ?? 0) + dispatch
+}
+
+let retried503 = 0
+
+/** A 503 is "retry later" (the spec): the flood's client does, as a client would, so that a busy log does not end the run. */
+async function postRetrying503<T>(post: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await post()
+    } catch (err) {
+      if (!String(err).includes('POST /v1/tasks: 503')) throw err
+      retried503++
+      await new Promise((r) => setTimeout(r, 1000))
+    }
+  }
 }
 
 export async function main(): Promise<void> {
-  say(`\ntarget 3: fairness at depth; one account floods ${FLOOD.toLocaleString('en-US')} tasks, then ${ACCOUNTS - 1} others post one each; worker concurrency ${CONCURRENCY}, runs of ${TASK_MS} ms`)
+  say(
+    `\ntarget 3: fairness at depth; one account floods ${FLOOD.toLocaleString('en-US')} tasks, then ${ACCOUNTS - 1} others post one each; worker concurrency ${CONCURRENCY}, runs of ${TASK_MS} ms, dispatch ${process.env.WORKER_DISPATCH ?? 'arrival'}`,
+  )
   const stoppers = new Stoppers()
   try {
     const servers = stoppers.add(await capacityServers())
@@ -50,11 +68,13 @@ export async function main(): Promise<void> {
     let next = 0
     await Promise.all(
       Array.from({ length: POSTING }, async () => {
-        for (let i = next++; i < FLOOD; i = next++) await postTask(url, flooder, `Flood brief ${i}: plan the launch posts`)
+        for (let i = next++; i < FLOOD; i = next++) await postRetrying503(() => postTask(url, flooder, `Flood brief ${i}: plan the launch posts`))
       }),
     )
     const depth = await queueDepth(servers.monitorUrl)
-    say(`  flood posted in ${((performance.now() - flooding) / 1000).toFixed(0)} s; ${depth.toLocaleString('en-US')} tasks queued or running when the others post`)
+    say(
+      `  flood posted in ${((performance.now() - flooding) / 1000).toFixed(0)} s (${retried503} POSTs answered 503 and sent again); ${depth.toLocaleString('en-US')} tasks queued or running when the others post`,
+    )
     const sent = await Promise.all(
       others.map(async (client, i) => {
         const at = performance.now()

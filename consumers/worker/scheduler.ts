@@ -19,6 +19,7 @@ export class TaskScheduler<T> {
   private readonly waiting: Waiting<T>[] = []
   private readonly running = new Map<string, number>()
   private readonly lastServed = new Map<string, number>()
+  private readonly waitingByAccount = new Map<string, number>()
   private served = 0
 
   get size(): number {
@@ -31,6 +32,12 @@ export class TaskScheduler<T> {
 
   add(entry: Waiting<T>): void {
     this.waiting.push(entry)
+    this.waitingByAccount.set(entry.accountId, this.waitingOf(entry.accountId) + 1)
+  }
+
+  /** How many tasks of this account wait here. */
+  waitingOf(accountId: string): number {
+    return this.waitingByAccount.get(accountId) ?? 0
   }
 
   /** Removes and returns the next task to start, counting it as running for its account. */
@@ -42,6 +49,9 @@ export class TaskScheduler<T> {
     if (best === -1) return undefined
     const [entry] = this.waiting.splice(best, 1)
     if (!entry) return undefined
+    const left = this.waitingOf(entry.accountId) - 1
+    if (left > 0) this.waitingByAccount.set(entry.accountId, left)
+    else this.waitingByAccount.delete(entry.accountId)
     this.running.set(entry.accountId, (this.running.get(entry.accountId) ?? 0) + 1)
     this.lastServed.set(entry.accountId, ++this.served)
     return entry
@@ -55,6 +65,7 @@ export class TaskScheduler<T> {
 
   /** Empties the queue (on shutdown), returning what was waiting. */
   drain(): Waiting<T>[] {
+    this.waitingByAccount.clear()
     return this.waiting.splice(0)
   }
 

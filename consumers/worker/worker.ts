@@ -1,100 +1,74 @@
 import { randomUUID } from 'node:crypto'
-import { setMaxListeners } from 'node:events'
 import { hostname } from 'node:os'
-import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, JetStreamError, type Consumer, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 import type { AppContext } from '../../src/app-context.js'
-import { WorkerHeartbeats } from '../../src/infra/nats/worker-heartbeats.js'
-import { ensureDurableConsumer, provisioned } from '../../src/infra/nats/provisioning.js'
-import { HandlingFailures, verdictOn } from '../../src/infra/nats/failed-messages.js'
-import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
+import { provisioned } from '../../src/infra/nats/provisioning.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
+import { AccountDispatch } from './account-dispatch.js'
+import { ArrivalPull, ensureWorkerConsumer, workerConsumerExists } from './arrival-pull.js'
 import { RunCancellations } from './cancellations.js'
-import { deliveredTask } from './delivered-task.js'
-import { ClaimerAliveError, runTask, type TaskRef } from './run-task.js'
-import { TaskScheduler } from './scheduler.js'
-import { contextOf, inSpan, SpanKind } from '../../src/infra/tracing/spans.js'
+import { WorkerLiveness } from './liveness.js'
+import type { PullLoopDeps } from './pull-loop.js'
+import { TaskSlots } from './task-slots.js'
+import { Wake } from './wake.js'
 
-export const WORKER_CONSUMER = 'mats-worker'
+export { WORKER_CONSUMER } from './arrival-pull.js'
 
-/** A delivered TaskCreated, decoded once, waiting for a slot. */
-interface Held {
-  readonly msg: JsMsg
-  readonly ref: TaskRef
-}
-const STREAM = streamOf('task')
-const NANOS_PER_MS = 1_000_000
-const FETCH_EXPIRES_MS = 1000
-/** After a failed fetch: long enough not to flood the log while NATS is away. */
-const FETCH_RETRY_MS = 1000
-const CLAIMER_MARGIN_MS = 100
+/** `arrival`: one durable over every TaskCreated (mats-worker). `per-account`: the dispatch stream, one durable per account, in turns (ADR 0052). */
+export type DispatchMode = 'arrival' | 'per-account'
 
 export interface WorkerOptions {
   readonly concurrency: number
   readonly lookahead: number
   readonly ackWaitMs: number
   readonly timeoutMs: number
+  readonly dispatch?: DispatchMode
+  readonly replicas?: number
 }
 
 /**
- * Runs agents for TaskCreated events from one durable consumer shared by every worker
- * process. It holds up to `lookahead` waiting tasks (kept alive with in-progress acks),
- * starts the best one whenever a slot frees (see TaskScheduler), and acknowledges a
- * message only once its task has ended, so a worker that dies leaves its tasks to be
- * redelivered after `ackWaitMs` and failed by another worker (see runTask).
+ * Runs agents for TaskCreated events, pulled either in arrival order from one durable shared
+ * by every worker process (arrival-pull.ts) or in turns among the accounts (account-dispatch.ts).
+ * It holds up to `lookahead` waiting tasks (kept alive with in-progress acks), starts the best
+ * one whenever a slot frees (task-slots.ts), and acknowledges a message only once its task has
+ * ended, so a worker that dies leaves its tasks to be redelivered after `ackWaitMs` and failed
+ * by another worker (see runTask).
  */
 export class TaskWorker {
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
-  private readonly scheduler = new TaskScheduler<Held>()
-  /** Every task this worker is dealing with, until its message is acknowledged. */
-  private readonly running = new Map<JsMsg, Promise<void>>()
-  /**
-   * Deliveries of a task this worker already holds, by task id: after NATS was out of reach
-   * its TaskCreated may come back to the worker that runs it. It keeps its run, and settles
-   * these with the first delivery.
-   */
-  private readonly redeliveries = new Map<string, JsMsg[]>()
-  private heartbeats: WorkerHeartbeats | undefined
-  private readonly cancellations: RunCancellations
-  private beatInterval = 0
-  /** Tasks holding one of the `concurrency` slots: from their claim until their agent run returns. */
-  private slots = 0
-  private readonly shutdown = new AbortController()
-  /** How often each TaskCreated's handling failed here, outages aside (failed-messages.ts). */
-  private readonly failures = new HandlingFailures()
-  /** See RunContext.claimsInDoubt; forgotten once the task's message is settled for good. */
-  private readonly claimsInDoubt = new Set<string>()
   private readonly log: Logger
-  private fetching: ConsumerMessages | undefined
+  private readonly cancellations: RunCancellations
+  private readonly slots: TaskSlots
+  private readonly liveness: WorkerLiveness
+  private readonly wake = new Wake()
+  private readonly stopping = new AbortController()
+  private arrival: ArrivalPull | undefined
+  private accounts: AccountDispatch | undefined
   private loop: Promise<void> | undefined
-  private keepAlive: NodeJS.Timeout | undefined
-  private stopping = false
-  private wake: (() => void) | undefined
 
   constructor(
     private readonly infra: AppContext,
     private readonly provider: AgentProvider,
     private readonly options: WorkerOptions,
-    private readonly connectors: PlatformConnectors = NO_CONNECTORS,
+    connectors: PlatformConnectors = NO_CONNECTORS,
   ) {
     this.log = infra.log.child({ role: 'worker', workerId: this.workerId })
     this.cancellations = new RunCancellations(this.log)
-    // Every run listens for the shutdown (linkedSignal): as many listeners as runs, not a leak.
-    setMaxListeners(0, this.shutdown.signal)
+    const { concurrency, ackWaitMs, timeoutMs } = options
+    const heartbeats = () => this.liveness.heartbeats
+    const slotFreed = () => this.wake.ring()
+    this.slots = new TaskSlots({ infra, provider, connectors, workerId: this.workerId, heartbeats, cancellations: this.cancellations, concurrency, ackWaitMs, timeoutMs, slotFreed, log: this.log })
+    this.liveness = new WorkerLiveness(infra, this.workerId, ackWaitMs, () => this.slots.touch(), this.stopping.signal, this.log)
   }
 
   async start(): Promise<void> {
-    await this.ensureConsumer()
-    await this.cancellations.listen(this.infra.js, this.infra.jsm)
-    this.heartbeats = await WorkerHeartbeats.open(this.infra.js, this.infra.config.NATS_STREAM_REPLICAS)
-    this.beatInterval = Math.max(250, Math.min(this.options.ackWaitMs / 3, 10_000))
-    // Idempotent, and the bucket may just have been made on a server busy with other starts.
-    await provisioned("write this worker's first heartbeat", () => this.beat())
-    this.keepAlive = setInterval(() => this.touchAll(), this.beatInterval)
-    void this.touchOnReconnect()
-    this.loop = this.fetchLoop()
+    if (this.options.dispatch === 'per-account') await this.openAccountDispatch()
+    else await this.openArrivalPull()
+    // Its stream lookup is asked again when it times out: a start beside others can keep NATS busy past NATS_TIMEOUT_MS (startup-race.test.ts).
+    await provisioned('follow cancellations', () => this.cancellations.listen(this.infra.js, this.infra.jsm))
+    await this.liveness.start()
+    this.loop = Promise.all([this.accounts?.run(), this.arrival?.run()]).then(() => undefined)
     this.log.info({ concurrency: this.options.concurrency, provider: this.provider.name }, 'worker started')
   }
 
@@ -103,215 +77,36 @@ export class TaskWorker {
    * `graceMs`, then fails the rest explicitly (reason `worker_shutdown`).
    */
   async stop(graceMs: number): Promise<void> {
-    if (this.stopping) return
-    this.stopping = true
-    this.wake?.()
-    void this.fetching?.close()
+    if (this.stopping.signal.aborted) return
+    this.stopping.abort()
+    this.slots.close()
+    this.wake.ring()
+    this.arrival?.stop()
+    this.accounts?.stop()
     await this.loop
-    for (const entry of this.scheduler.drain()) this.settle(entry.item.ref.taskId, entry.item.msg, (m) => m.nak())
-    const settled = Promise.allSettled(this.running.values())
-    const grace = new Promise<'grace over'>((resolve) => setTimeout(() => resolve('grace over'), graceMs).unref())
-    if ((await Promise.race([settled, grace])) === 'grace over') {
-      this.log.warn({ running: this.running.size }, 'grace period over: failing the tasks still running')
-      this.shutdown.abort(new Error('worker shutdown'))
-      await settled
-    }
-    clearInterval(this.keepAlive)
+    await this.slots.drain(graceMs)
+    this.liveness.stop()
     await this.cancellations.stop()
-    await this.heartbeats?.forget(this.workerId).catch(() => undefined)
+    await this.liveness.forget()
     this.log.info('worker stopped')
   }
 
-  private async ensureConsumer(): Promise<void> {
-    const config = {
-      durable_name: WORKER_CONSUMER,
-      filter_subject: eventTypeSubjects('task', 'TaskCreated'),
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: this.options.ackWaitMs * NANOS_PER_MS,
-      max_deliver: -1,
-      max_ack_pending: -1,
-    }
-    await ensureDurableConsumer(this.infra.jsm, STREAM, config, 'the worker consumer')
+  private async openArrivalPull(): Promise<void> {
+    await ensureWorkerConsumer(this.infra.jsm, this.options.ackWaitMs)
+    this.arrival = new ArrivalPull(this.pullDeps(), 'arrival')
   }
 
-  /**
-   * Claims tasks until stopped. Never rejects: a failure (NATS busy or away, the consumer
-   * deleted by hand) is logged and retried with the consumer looked up, or made, again, so
-   * a worker that started keeps taking work once NATS answers.
-   */
-  private async fetchLoop(): Promise<void> {
-    let consumer: Consumer | null = null
-    while (!this.stopping) {
-      const room = this.options.lookahead - this.scheduler.size
-      if (room <= 0) {
-        await new Promise<void>((resolve) => {
-          this.wake = resolve
-        })
-        continue
-      }
-      try {
-        consumer ??= await this.workerConsumer()
-        this.fetching = await consumer.fetch({ max_messages: room, expires: FETCH_EXPIRES_MS })
-        for await (const msg of this.fetching) this.enqueue(msg)
-      } catch (err) {
-        if (this.stopping) break
-        this.log.error({ err }, 'fetching tasks failed; retrying')
-        if (isConsumerGone(err)) consumer = null
-        await new Promise((r) => setTimeout(r, FETCH_RETRY_MS))
-      }
-    }
+  /** Per-account dispatch; an upgrade that finds `mats-worker` also drains it beside the turns (ADR 0052). */
+  private async openAccountDispatch(): Promise<void> {
+    const draining = await workerConsumerExists(this.infra.jsm)
+    const deps = this.pullDeps()
+    this.accounts = await AccountDispatch.open(deps, (accountId) => this.slots.waitingOf(accountId), this.options.replicas ?? 1, draining)
+    if (draining) this.arrival = new ArrivalPull(deps, 'drain')
   }
 
-  private async workerConsumer(): Promise<Consumer> {
-    try {
-      return await this.infra.js.consumers.get(STREAM, WORKER_CONSUMER)
-    } catch (err) {
-      if (!isConsumerGone(err)) throw err
-      await this.ensureConsumer()
-      return this.infra.js.consumers.get(STREAM, WORKER_CONSUMER)
-    }
+  private pullDeps(): PullLoopDeps {
+    const { infra, options, wake, log } = this
+    const room = () => options.lookahead - this.slots.waiting
+    return { infra, ackWaitMs: options.ackWaitMs, room, deliver: (msg) => this.slots.add(msg), wake, stopping: this.stopping.signal, log }
   }
-
-  private enqueue(msg: JsMsg): void {
-    if (this.stopping) {
-      msg.nak()
-      return
-    }
-    const event = deliveredTask(msg, this.infra, this.log)
-    if (!event) return
-    const again = this.redeliveries.get(event.aggregateId)
-    if (again) return void again.push(msg)
-    this.redeliveries.set(event.aggregateId, [])
-    const priority = event.data.priority ?? 'normal'
-    const ref = { accountId: event.accountId, taskId: event.aggregateId, created: event, redelivered: msg.redelivered }
-    this.scheduler.add({ accountId: event.accountId, priority, seq: msg.seq, item: { msg, ref } })
-    this.dispatch()
-  }
-
-  /**
-   * Starts the best waiting tasks while slots are free. A slot is held while the agent runs,
-   * not while its end is appended and its message acknowledged: `concurrency` bounds agent
-   * runs (the model calls), and the next run need not wait for the bookkeeping of the last.
-   */
-  private dispatch(): void {
-    while (!this.stopping && this.slots < this.options.concurrency) {
-      const entry = this.scheduler.next()
-      if (!entry) return
-      const { msg, ref } = entry.item
-      const ctx = {
-        infra: this.infra,
-        provider: this.provider,
-        connectors: this.connectors,
-        workerId: this.workerId,
-        heartbeats: this.requireHeartbeats(),
-        cancellations: this.cancellations,
-        claimsInDoubt: this.claimsInDoubt,
-        timeoutMs: this.options.timeoutMs,
-        shutdown: this.shutdown.signal,
-        log: this.log,
-      }
-      this.slots++
-      let held = true
-      const release = (): void => {
-        if (!held) return
-        held = false
-        this.slots--
-        this.scheduler.finished(entry.accountId)
-        this.wake?.()
-        this.dispatch()
-      }
-      const run = tracedRun(msg, ref, () => runTask(ctx, ref, release))
-        .then(() => {
-          this.failures.forget(msg)
-          this.settleForGood(ref.taskId, msg, (m) => m.ack())
-        })
-        .catch((err: unknown) => {
-          // Asked again just after the claimer's heartbeat runs out; the claimer's own end usually comes first.
-          if (err instanceof ClaimerAliveError) {
-            this.log.info({ taskId: ref.taskId }, err.message)
-            return this.settle(ref.taskId, msg, (m) => m.nak(err.aliveForMs + CLAIMER_MARGIN_MS))
-          }
-          this.handleFailure(ref, msg, err)
-        })
-        .finally(() => {
-          this.running.delete(msg)
-          release()
-        })
-      this.running.set(msg, run)
-    }
-  }
-
-  /**
-   * NATS or MongoDB out of reach: the message goes back for another try, for as long as that
-   * lasts. Any other failure would fail the same way forever: after MAX_HANDLING_ATTEMPTS such
-   * failures the message is terminated and recorded as poison (failed-messages.ts), and the
-   * task stays as the log has it (a pending one can still be cancelled).
-   */
-  private handleFailure(ref: TaskRef, msg: JsMsg, err: unknown): void {
-    const verdict = verdictOn(msg, err, this.failures)
-    if (verdict.retry) {
-      this.log.error({ err, taskId: ref.taskId, failed: verdict.failed }, 'could not process task; it will be redelivered')
-      this.settle(ref.taskId, msg, (m) => m.nak(this.options.ackWaitMs))
-      return
-    }
-    const { reason } = verdict
-    this.settleForGood(ref.taskId, msg, (m) => m.term(reason))
-    void new PoisonMessages(this.infra.db, this.log).record({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject, reason }, 'worker')
-  }
-
-  private settle(taskId: string, msg: JsMsg, how: (msg: JsMsg) => void): void {
-    for (const delivery of [msg, ...(this.redeliveries.get(taskId) ?? [])]) how(delivery)
-    this.redeliveries.delete(taskId)
-  }
-
-  /** Acknowledged or terminated: the message will not come back, and neither will the doubt about its claim. */
-  private settleForGood(taskId: string, msg: JsMsg, how: (msg: JsMsg) => void): void {
-    this.claimsInDoubt.delete(taskId)
-    this.settle(taskId, msg, how)
-  }
-
-  private requireHeartbeats(): WorkerHeartbeats {
-    if (!this.heartbeats) throw new Error('the worker has not started')
-    return this.heartbeats
-  }
-
-  /** In-progress acks for every message held, and this worker's heartbeat; both only matter when they reach NATS. */
-  private touchAll(): void {
-    for (const entry of this.scheduler.items()) entry.item.msg.working()
-    for (const msg of this.running.keys()) msg.working()
-    for (const again of this.redeliveries.values()) for (const msg of again) msg.working()
-    this.beat().catch((err: unknown) => this.log.warn({ err }, 'could not say this worker is alive'))
-  }
-
-  /**
-   * Alive for one ack wait and one more beat from each beat (one every third of an ack wait):
-   * a live worker cut off from NATS for up to an ack wait (a restart, an election, a starved
-   * CPU) is not judged dead; a dead one is, about 4/3 of an ack wait after its last beat.
-   */
-  private async beat(): Promise<void> {
-    await this.heartbeats?.beat(this.workerId, this.options.ackWaitMs + this.beatInterval)
-  }
-
-  /** Right after NATS comes back, before the server redelivers what it thinks abandoned. */
-  private async touchOnReconnect(): Promise<void> {
-    for await (const status of this.infra.nc.status()) {
-      if (this.stopping) return
-      if (status.type === 'reconnect') this.touchAll()
-    }
-  }
-}
-
-/** A task's run, traced as a consumer span that follows from the request that created it (its TaskCreated's headers). */
-function tracedRun(msg: JsMsg, ref: TaskRef, run: () => Promise<void>): Promise<void> {
-  const { agentType, taskType } = ref.created.data
-  const attributes = { 'messaging.system': 'nats', 'mats.task.id': ref.taskId, 'mats.agent.type': agentType, 'mats.task.type': taskType, 'mats.redelivered': ref.redelivered }
-  return inSpan(`run ${agentType}`, { kind: SpanKind.CONSUMER, attributes }, run, contextOf(msg.headers))
-}
-
-/** The worker consumer was deleted (by hand, say): looked up again, it is made anew. */
-function isConsumerGone(err: unknown): boolean {
-  if (err instanceof JetStreamApiError) return err.code === JetStreamApiCodes.ConsumerNotFound
-  // A pull waiting when it went is ended with the status 409 "consumer deleted".
-  return err instanceof JetStreamError && err.message === 'consumer deleted'
 }

@@ -63,3 +63,14 @@ t.test('drain empties the queue and returns what waited', async (t) => {
   t.equal(scheduler.size, 0)
   t.equal(scheduler.next(), undefined)
 })
+
+t.test('waitingOf counts an account’s tasks held and not started, through next and drain', async (t) => {
+  const scheduler = given(task('flood'), task('flood'), task('single'))
+  t.equal(scheduler.waitingOf('flood'), 2)
+  t.equal(scheduler.waitingOf('single'), 1)
+  scheduler.next()
+  t.equal(scheduler.waitingOf('flood') + scheduler.waitingOf('single'), 2, 'the one started is no longer held')
+  scheduler.drain()
+  t.equal(scheduler.waitingOf('flood'), 0)
+  t.equal(scheduler.waitingOf('nobody'), 0)
+})

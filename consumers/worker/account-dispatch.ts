@@ -1,0 +1,69 @@
+import { eventTypeSubjects } from '../../src/infra/nats/subjects.js'
+import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
+import { AccountTurns } from './account-turns.js'
+import { pause, REFRESH_MS, RETRY_MS, type PullLoopDeps } from './pull-loop.js'
+
+/**
+ * Per-account dispatch (ADR 0052): the dispatch stream, one durable per account pulled in
+ * turns, and the doorbell that gives a new account's first task a turn at once.
+ */
+export class AccountDispatch {
+  private readonly turns: AccountTurns
+  private doorbell: { unsubscribe(): void } | undefined
+
+  private constructor(
+    private readonly deps: PullLoopDeps,
+    /** Tasks of an account the worker holds, not started yet. */
+    heldOf: (accountId: string) => number,
+  ) {
+    const { js, jsm } = deps.infra
+    this.turns = new AccountTurns(js, jsm, deps.ackWaitMs, deps.deliver, heldOf, () => deps.wake.ring(), deps.log)
+  }
+
+  /**
+   * Makes the dispatch stream (sourcing from the log's end when `mats-worker` is still there
+   * to drain: what it holds must not be sourced twice) and rings the doorbell from now on.
+   */
+  static async open(deps: PullLoopDeps, heldOf: (accountId: string) => number, replicas: number, draining: boolean): Promise<AccountDispatch> {
+    await ensureDispatchStream(deps.infra.jsm, replicas, draining)
+    const dispatch = new AccountDispatch(deps, heldOf)
+    dispatch.listenForDoorbells()
+    return dispatch
+  }
+
+  /** Takes turns among the accounts with waiting tasks while the lookahead has room. Never rejects. */
+  async run(): Promise<void> {
+    let refreshedAt = 0
+    while (!this.deps.stopping.aborted) {
+      try {
+        if (Date.now() - refreshedAt >= REFRESH_MS) {
+          await this.turns.refresh()
+          refreshedAt = Date.now()
+        }
+        this.turns.takeTurns(this.deps.room() - this.turns.asked)
+      } catch (err) {
+        if (this.deps.stopping.aborted) break
+        this.deps.log.error({ err }, 'reading which accounts have tasks failed; retrying')
+        await pause(RETRY_MS)
+        continue
+      }
+      await this.deps.wake.wait(REFRESH_MS)
+    }
+  }
+
+  stop(): void {
+    this.turns.stop()
+    this.doorbell?.unsubscribe()
+  }
+
+  /** A TaskCreated seen (core NATS, as the API publishes it): its account gets a turn now, not at the next refresh. */
+  private listenForDoorbells(): void {
+    this.doorbell = this.deps.infra.nc.subscribe(eventTypeSubjects('task', 'TaskCreated'), {
+      callback: (_err, msg) => {
+        const accountId = msg.subject.split('.')[2]
+        if (accountId) this.turns.ring(accountId)
+        this.deps.wake.ring()
+      },
+    })
+  }
+}

@@ -1,0 +1,121 @@
+import type { Consumer, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream'
+import type { Logger } from 'pino'
+import { accountOfDispatchSubject, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumer, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
+import { ensureDurableConsumer } from '../../src/infra/nats/provisioning.js'
+
+const PULL_EXPIRES_MS = 1000
+
+/**
+ * The accounts with tasks in the dispatch stream, and a pull from each in turn (ADR 0052).
+ * Which accounts wait comes from the stream's per-subject state (one request for all of them)
+ * and from doorbells (a TaskCreated seen); each turn asks an account's durable for a few
+ * messages, the accounts least recently given a turn first, so one account's deep backlog
+ * costs the others one turn each, never its depth.
+ */
+export class AccountTurns {
+  /** Accounts last seen with messages (waiting, or delivered and not yet acknowledged). */
+  private readonly waiting = new Set<string>()
+  /** Messages asked of each account by its pull in flight and not delivered yet. */
+  private readonly asking = new Map<string, number>()
+  /** Rung while their pull was in flight: the task may land after it, so they keep their place. */
+  private readonly rangDuringPull = new Set<string>()
+  private readonly lastTurn = new Map<string, number>()
+  private readonly consumers = new Map<string, Consumer>()
+  private readonly pulls = new Set<ConsumerMessages>()
+  private turns = 0
+  private stopped = false
+
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly ackWaitMs: number,
+    private readonly deliver: (msg: JsMsg) => void,
+    /** Tasks of an account this worker holds, not started yet. */
+    private readonly heldOf: (accountId: string) => number,
+    private readonly pullEnded: () => void,
+    private readonly log: Logger,
+  ) {}
+
+  /** Messages asked for and not delivered yet: they count against the worker's lookahead. */
+  get asked(): number {
+    let sum = 0
+    for (const n of this.asking.values()) sum += n
+    return sum
+  }
+
+  /** Reads which accounts have messages in the dispatch stream (one request). */
+  async refresh(): Promise<void> {
+    const info = await this.jsm.streams.info(DISPATCH_STREAM, { subjects_filter: `${DISPATCH_ROOT}.*` })
+    this.waiting.clear()
+    for (const [subject, count] of Object.entries(info.state.subjects ?? {})) if (count > 0) this.waiting.add(accountOfDispatchSubject(subject))
+  }
+
+  /** A task of this account was just created: it gets a turn without waiting for the next refresh. */
+  ring(accountId: string): void {
+    this.waiting.add(accountId)
+    if (this.asking.has(accountId)) this.rangDuringPull.add(accountId)
+  }
+
+  /**
+   * Starts pulls, `room` messages at most in all, from the waiting accounts without one in
+   * flight, least recently served first: each gets `room / accounts` (at least one). An account
+   * with nothing held here gets a pull of one even with no room left: another account's backlog
+   * filling the lookahead must not keep its first task out of the scheduler, which starts it
+   * at the next free slot (it has fewer tasks running). That exceeds the lookahead by at most
+   * one task per waiting account.
+   */
+  takeTurns(room: number): void {
+    const candidates = [...this.waiting].filter((a) => !this.asking.has(a)).sort((a, b) => (this.lastTurn.get(a) ?? 0) - (this.lastTurn.get(b) ?? 0))
+    if (candidates.length === 0) return
+    const each = Math.max(1, Math.floor(room / candidates.length))
+    for (const accountId of candidates) {
+      if (room > 0) {
+        const n = Math.min(each, room)
+        room -= n
+        void this.pull(accountId, n)
+      } else if (this.heldOf(accountId) === 0) void this.pull(accountId, 1)
+    }
+  }
+
+  stop(): void {
+    this.stopped = true
+    for (const pull of this.pulls) void pull.close()
+  }
+
+  private async pull(accountId: string, n: number): Promise<void> {
+    this.asking.set(accountId, n)
+    this.lastTurn.set(accountId, ++this.turns)
+    let got = 0
+    let pull: ConsumerMessages | undefined
+    try {
+      const consumer = await this.consumerOf(accountId)
+      if (this.stopped) return
+      pull = await consumer.fetch({ max_messages: n, expires: PULL_EXPIRES_MS })
+      this.pulls.add(pull)
+      for await (const msg of pull) {
+        got++
+        this.asking.set(accountId, n - got)
+        this.deliver(msg)
+      }
+    } catch (err) {
+      // The consumer removed (idle, or by hand): made again on the account's next turn.
+      this.consumers.delete(accountId)
+      if (!this.stopped) this.log.warn({ err, accountId }, "pulling an account's tasks failed; it gets another turn")
+    } finally {
+      if (pull) this.pulls.delete(pull)
+      this.asking.delete(accountId)
+      // Fewer than asked: nothing more to take there until a refresh or a doorbell says otherwise.
+      if (!this.rangDuringPull.delete(accountId) && got < n) this.waiting.delete(accountId)
+      this.pullEnded()
+    }
+  }
+
+  private async consumerOf(accountId: string): Promise<Consumer> {
+    const known = this.consumers.get(accountId)
+    if (known) return known
+    await ensureDurableConsumer(this.jsm, DISPATCH_STREAM, dispatchConsumerConfig(accountId, this.ackWaitMs), `the dispatch consumer of account ${accountId}`)
+    const consumer = await this.js.consumers.get(DISPATCH_STREAM, dispatchConsumer(accountId))
+    this.consumers.set(accountId, consumer)
+    return consumer
+  }
+}

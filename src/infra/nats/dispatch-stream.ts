@@ -1,0 +1,79 @@
+import { AckPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
+import { provisioned } from './provisioning.js'
+import { eventTypeSubjects, streamOf } from './subjects.js'
+
+/**
+ * The work queue of tasks to start, keyed by account (ADR 0052): the server sources every
+ * TaskCreated of the task stream into it, with the subject `mats-dispatch.<account>`, so its
+ * per-subject state says which accounts have tasks waiting (or running, unacknowledged) and
+ * each account gets its own durable consumer. Derived state: the log stays the truth.
+ */
+export const DISPATCH_STREAM = 'MATS_DISPATCH'
+export const DISPATCH_ROOT = 'mats-dispatch'
+const TASKS = streamOf('task')
+const CREATED = eventTypeSubjects('task', 'TaskCreated')
+
+export function dispatchSubject(accountId: string): string {
+  return `${DISPATCH_ROOT}.${accountId}`
+}
+
+/** The durable consumer shared by every worker for one account's tasks. */
+export function dispatchConsumer(accountId: string): string {
+  return `${DISPATCH_ROOT}-${accountId}`
+}
+
+export function accountOfDispatchSubject(subject: string): string {
+  return subject.slice(DISPATCH_ROOT.length + 1)
+}
+
+function configFor(replicas: number, startSeq: number): Partial<StreamConfig> & { name: string } {
+  return {
+    name: DISPATCH_STREAM,
+    description: 'mats task dispatch: every TaskCreated, by account, until a worker acknowledges it (its task ended)',
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    max_msgs: -1,
+    max_bytes: -1,
+    num_replicas: replicas,
+    sources: [{ name: TASKS, opt_start_seq: startSeq, subject_transforms: [{ src: CREATED, dest: `${DISPATCH_ROOT}.{{wildcard(1)}}` }] }],
+  }
+}
+
+/**
+ * Creates the dispatch stream when missing; safe from every worker at once. Its replicas are
+ * the task stream's setting. `fromLogEnd`: tasks already in the log are queued elsewhere (an
+ * upgrade from the single `mats-worker` consumer, which keeps delivering them), so only
+ * TaskCreated stored from now on are sourced; otherwise every TaskCreated of the log is.
+ */
+export async function ensureDispatchStream(jsm: JetStreamManager, replicas: number, fromLogEnd: boolean): Promise<void> {
+  const existing = await provisioned(`look up stream ${DISPATCH_STREAM}`, () => jsm.streams.info(DISPATCH_STREAM)).catch((err: unknown) => {
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) return null
+    throw err
+  })
+  if (existing) return
+  const tasks = await provisioned(`look up stream ${TASKS}`, () => jsm.streams.info(TASKS))
+  try {
+    await provisioned(`create stream ${DISPATCH_STREAM}`, () => jsm.streams.add(configFor(replicas, fromLogEnd ? tasks.state.last_seq + 1 : 1)))
+  } catch (err) {
+    // Another worker created it between our lookup and add.
+    if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err
+  }
+}
+
+const STREAM_NAME_IN_USE = 10058
+
+/** One account's durable on the dispatch stream: explicit acks, redelivered without limit (runTask decides what a redelivery means). */
+export function dispatchConsumerConfig(accountId: string, ackWaitMs: number) {
+  return {
+    durable_name: dispatchConsumer(accountId),
+    filter_subject: dispatchSubject(accountId),
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: ackWaitMs * 1_000_000,
+    max_deliver: -1,
+    max_ack_pending: -1,
+    // An account that posts nothing for an hour leaves no consumer behind; one deleted with a
+    // task unacknowledged is made again by the next turn and redelivers it (runTask judges it).
+    inactive_threshold: 3600 * 1_000_000_000,
+  }
+}

@@ -1,0 +1,44 @@
+import t from 'tap'
+import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
+import { Task } from '../../src/domain/tasks/task.js'
+import { startService } from '../../src/service.js'
+import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { startTestService, testConfig, testLog } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+/** ADR 0052's upgrade: tasks queued on `mats-worker` are run from it, the rest from the dispatch stream, each once; then `mats-worker` goes. */
+const servers = await startServers(t)
+const service = await startTestService(t, servers, { roles: ['api', 'projector'] })
+const { infra } = service
+const fast = { OFFLINE_AGENT_LATENCY_MS: '0' }
+
+async function historyOf(accountId: string, taskId: string): Promise<string[]> {
+  return (await infra.events.load(Task, { accountId, aggregateId: taskId })).events.map((e) => e.type)
+}
+
+t.test('given tasks queued on mats-worker, when a per-account worker starts, then it runs them and the new ones once each, and removes mats-worker', async (t) => {
+  const arrival = await startService(testConfig(servers, { ...fast, WORKER_DISPATCH: 'arrival' }), testLog(), new Set(['worker'] as const))
+  await arrival.stop()
+  const { api, account } = await aCaller(infra, service.url)
+  const sessionId = (await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const post = async (instruction: string) => (await api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction })).body.task.id
+  const queued = [await post('Queued before the upgrade, one'), await post('Queued before the upgrade, two')]
+  t.equal((await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).num_pending, 2, 'two tasks wait on mats-worker')
+
+  const worker = await startService(testConfig(servers, { ...fast, WORKER_DISPATCH: 'per-account' }), testLog(), new Set(['worker'] as const))
+  t.teardown(() => worker.stop())
+  const after = await post('Posted after the upgrade')
+
+  for (const id of [...queued, after]) {
+    const history = await until(`task ${id} to complete`, async () => {
+      const events = await historyOf(account.id, id)
+      return events.at(-1) === 'TaskCompleted' && events
+    })
+    t.same(history, ['TaskCreated', 'TaskStarted', 'TaskCompleted'], 'started and completed once')
+  }
+  await until('mats-worker to be removed once drained', async () => (await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER).catch(() => null)) === null)
+  const dispatch = await infra.jsm.streams.info('MATS_DISPATCH')
+  t.equal(dispatch.state.messages, 0, 'nothing left in the dispatch stream')
+  t.equal(dispatch.state.last_seq, 1, 'only the task posted after the upgrade went through the dispatch stream: none was dispatched twice')
+})
