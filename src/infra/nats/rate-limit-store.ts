@@ -54,9 +54,22 @@ export class RateLimitStore {
   admit(policy: RatePolicy, key: string, now: number): Promise<RateDecision> {
     if (!this.connected) return Promise.resolve(this.admitLocally(policy, key, now))
     return new Promise((resolve) => {
+      // A request waits for the shared store no longer than one of its answers may take, also
+      // queued behind a batch of its key whose reads are timing out (NATS just gone, the
+      // connection not yet known lost): past that it is decided here, as when NATS is away, so
+      // the rest of the request keeps its 2 s (invariant 11). A later shared decision is ignored.
+      const timer = setTimeout(() => resolve(this.admitLocally(policy, key, now)), STORE_TIMEOUT_MS)
+      const waiter = {
+        policy,
+        now,
+        resolve: (decision: RateDecision) => {
+          clearTimeout(timer)
+          resolve(decision)
+        },
+      }
       const queue = this.queues.get(key)
-      if (queue) return void queue.push({ policy, now, resolve })
-      this.queues.set(key, [{ policy, now, resolve }])
+      if (queue) return void queue.push(waiter)
+      this.queues.set(key, [waiter])
       void this.flush(key)
     })
   }
