@@ -4,6 +4,7 @@ import { createApiKey, type CreatedApiKey } from '../../src/commands/create-api-
 import { operator } from '../../src/commands/execute.js'
 import type { AppContext } from '../../src/app-context.js'
 import { taskFingerprint } from '../../src/domain/tasks/identity.js'
+import type { RecordedEvent } from '../../src/domain/message.js'
 import type { TaskCompleted, TaskEvent } from '../../src/domain/tasks/task.js'
 import { ApiClient } from './http.js'
 
@@ -43,8 +44,19 @@ export const aSessionBody = (overrides: Record<string, unknown> = {}) => ({
  * append straight to the log: stored history for benchmarks, odd histories for tests.
  */
 export function endedTaskDrafts(sessionId: string, instruction: string, ended: { workerId?: string; completed?: Partial<TaskCompleted['data']> } = {}): TaskEvent[] {
-  const billing = { billingMonth: new Date().toISOString().slice(0, 7), reservedMicros: 10_000 }
-  const created = {
+  const created = taskCreatedData(sessionId, instruction)
+  const billing = { billingMonth: created.billingMonth, reservedMicros: created.reservedMicros }
+  const completed = { result: 'done', usage: { provider: 'offline', model: 'offline', inputTokens: 1, outputTokens: 1 }, costMicros: 1, learnedFacts: [], ...billing, ...ended.completed }
+  return [
+    { type: 'TaskCreated', data: created },
+    { type: 'TaskStarted', data: { workerId: ended.workerId ?? 'elsewhere' } },
+    { type: 'TaskCompleted', data: completed },
+  ]
+}
+
+/** A TaskCreated's data for a brief to the SEO agent, as the API stores it. */
+export function taskCreatedData(sessionId: string, instruction: string, reservedMicros = 10_000) {
+  return {
     sessionId,
     agentType: 'seo',
     taskType: 'instruction',
@@ -53,12 +65,24 @@ export function endedTaskDrafts(sessionId: string, instruction: string, ended: {
     priority: 'normal',
     fingerprint: taskFingerprint(sessionId, 'seo', instruction),
     parentTaskId: null,
-    ...billing,
+    billingMonth: new Date().toISOString().slice(0, 7),
+    reservedMicros,
   } as const
-  const completed = { result: 'done', usage: { provider: 'offline', model: 'offline', inputTokens: 1, outputTokens: 1 }, costMicros: 1, learnedFacts: [], ...billing, ...ended.completed }
-  return [
-    { type: 'TaskCreated', data: created },
-    { type: 'TaskStarted', data: { workerId: ended.workerId ?? 'elsewhere' } },
-    { type: 'TaskCompleted', data: completed },
-  ]
+}
+
+/** A recorded TaskCreated of an account at a log sequence, as a reader of the log returns it (its data left out). */
+export function aRecordedTaskCreated(accountId: string, seq: number): RecordedEvent {
+  const taskId = randomUUID()
+  return {
+    type: 'TaskCreated',
+    data: {},
+    id: randomUUID(),
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    accountId,
+    aggregateId: taskId,
+    metadata: { correlationId: randomUUID(), causationId: null, keyId: null },
+    seq,
+    subject: `mats.task.${accountId}.${taskId}.TaskCreated`,
+  }
 }

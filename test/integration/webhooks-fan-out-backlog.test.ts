@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto'
 import t, { type Test } from 'tap'
 import { FanOutLane } from '../../consumers/webhooks/fan-out-lane.js'
 import { Slots } from '../../consumers/webhooks/slots.js'
-import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { EventStoreUnavailableError } from '../../src/infra/nats/event-store-errors.js'
 import { FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
 import type { Read } from '../../src/infra/nats/log-reader.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, testLog } from '../helpers/service.js'
+import { aRecordedTaskCreated } from '../helpers/mothers.js'
 import { until } from '../helpers/wait.js'
 
 // A lane first rung over a backlog stored while no process fanned out (FanOutLanes' first sight
@@ -20,28 +20,12 @@ const servers = await startServers(t)
 const infra = await connectTestInfra(t, servers)
 const BACKLOG = 100
 
-const anEvent = (accountId: string, seq: number): RecordedEvent => {
-  const taskId = randomUUID()
-  return {
-    type: 'TaskCreated',
-    data: {},
-    id: randomUUID(),
-    version: 1,
-    occurredAt: new Date().toISOString(),
-    accountId,
-    aggregateId: taskId,
-    metadata: { correlationId: randomUUID(), causationId: null, keyId: null },
-    seq,
-    subject: `mats.task.${accountId}.${taskId}.TaskCreated`,
-  }
-}
-
 /** A lane over a log of BACKLOG events of one account, its cursor at 0, rung as on first sight; `quirk` spoils one read or one fan-out. */
 async function aBacklogLane(t: Test, quirk: { failSecondFanOut?: boolean; shortSecondRead?: boolean }) {
   const cursors = await FanOutCursors.open(infra.js, { replicas: 1 })
   const accountId = randomUUID()
   await cursors.ensure(accountId, 0)
-  const log = Array.from({ length: BACKLOG }, (_, i) => anEvent(accountId, i + 1))
+  const log = Array.from({ length: BACKLOG }, (_, i) => aRecordedTaskCreated(accountId, i + 1))
   let reads = 0
   let fanOuts = 0
   const read = async (_account: string, fromSeq: number, max: number): Promise<Read> => {

@@ -8,6 +8,7 @@ import { FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
 import type { Read } from '../../src/infra/nats/log-reader.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, testLog } from '../helpers/service.js'
+import { aRecordedTaskCreated } from '../helpers/mothers.js'
 import { until } from '../helpers/wait.js'
 
 /**
@@ -20,22 +21,6 @@ import { until } from '../helpers/wait.js'
 
 const servers = await startServers(t)
 const infra = await connectTestInfra(t, servers)
-
-function anEvent(accountId: string, seq: number): RecordedEvent {
-  const taskId = randomUUID()
-  return {
-    type: 'TaskCreated',
-    data: {},
-    id: randomUUID(),
-    version: 1,
-    occurredAt: new Date().toISOString(),
-    accountId,
-    aggregateId: taskId,
-    metadata: { correlationId: randomUUID(), causationId: null, keyId: null },
-    seq,
-    subject: `mats.task.${accountId}.${taskId}.TaskCreated`,
-  }
-}
 
 t.test(
   'given a lane that fanned out an event, when the account’s next event is rung soon after, then it is read and fanned out without the empty read and claim in between, and the claim is let go afterwards',
@@ -64,12 +49,12 @@ t.test(
     t.teardown(() => lane.stop())
 
     // Given
-    log.push(anEvent(accountId, 10))
+    log.push(aRecordedTaskCreated(accountId, 10))
     lane.ring(10)
     await until('the first event fanned out and the cursor past it', async () => (await cursors.get(accountId))?.seq === 10)
 
     // When
-    log.push(anEvent(accountId, 11))
+    log.push(aRecordedTaskCreated(accountId, 11))
     lane.ring(11)
 
     // Then

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
-import { taskFingerprint } from '../../src/domain/tasks/identity.js'
-import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { aCaller, aSessionBody, taskCreatedData } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
@@ -29,23 +28,12 @@ const { infra } = service
 
 /** FLOOD pending tasks of one account, appended straight to the log (POSTing them would take minutes here). */
 async function aFlood(accountId: string, sessionId: string): Promise<void> {
-  const billing = { billingMonth: new Date().toISOString().slice(0, 7), reservedMicros: 0 }
   const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
   for (let i = 0; i < FLOOD; i += 100) {
     await Promise.all(
       Array.from({ length: Math.min(100, FLOOD - i) }, (_, j) => {
         const instruction = `Flood brief ${i + j}: plan the launch posts`
-        const data = {
-          sessionId,
-          agentType: 'seo',
-          taskType: 'instruction',
-          instruction,
-          title: null,
-          priority: 'normal',
-          fingerprint: taskFingerprint(sessionId, 'seo', instruction),
-          parentTaskId: null,
-          ...billing,
-        } as const
+        const data = taskCreatedData(sessionId, instruction, 0)
         const drafts: TaskEvent[] = [{ type: 'TaskCreated', data }]
         return infra.events.append(Task, { accountId, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now: new Date() })
       }),
