@@ -4,13 +4,11 @@ import t from 'tap'
 import type { AppContext } from '../../src/app-context.js'
 import type { ApiClient, ApiResponse } from '../helpers/http.js'
 import { heldBack } from '../helpers/decisions.js'
-import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { aCaller } from '../helpers/mothers.js'
 import { retryAfterMs } from '../helpers/retry-after.js'
-import { startServers } from '../helpers/servers.js'
-import { connectTestInfra, startTestService } from '../helpers/service.js'
-import { startTcpProxy } from '../helpers/tcp-proxy.js'
 import { taskHistories } from '../helpers/task-log.js'
 import { aTaskThatIs } from '../helpers/task-histories.js'
+import { aSession, heldNatsRig } from '../helpers/held-nats-rig.js'
 import { until } from '../helpers/wait.js'
 
 /**
@@ -33,17 +31,7 @@ interface Reply {
   results?: { status: number; task?: TaskView; code?: string; existingTaskId?: string }[]
 }
 
-const servers = await startServers(t)
-const proxy = await startTcpProxy(t, servers.nats.port)
-// No worker: the tasks stay pending, so an identical brief meets them.
-const service = await startTestService(t, { ...servers, natsUrl: `nats://127.0.0.1:${proxy.port}` }, { roles: ['api', 'projector'] })
-const reader = await connectTestInfra(t, servers)
-
-async function aSession(api: ApiClient): Promise<string> {
-  const res = await api.post<Reply>('/v1/sessions', aSessionBody())
-  if (res.status !== 201 || !res.body.session) throw new Error(`session not created: ${res.status} ${JSON.stringify(res.body)}`)
-  return res.body.session.id
-}
+const { proxy, service, reader } = await heldNatsRig(t)
 
 /** The account's tasks as the log holds them, each with the task it re-runs (null if none). */
 async function tasksOf(infra: AppContext, accountId: string): Promise<{ id: string; rerunOf: string | null }[]> {

@@ -8,12 +8,10 @@ import type { AppContext } from '../../src/app-context.js'
 import type { ApiClient, ApiResponse } from '../helpers/http.js'
 import { heldBack } from '../helpers/decisions.js'
 import { textOf, unavailableRetryMs } from '../helpers/mcp.js'
-import { aCaller, aSessionBody } from '../helpers/mothers.js'
+import { aCaller } from '../helpers/mothers.js'
 import { retryAfterMs } from '../helpers/retry-after.js'
-import { startServers } from '../helpers/servers.js'
-import { connectTestInfra, startTestService } from '../helpers/service.js'
-import { startTcpProxy } from '../helpers/tcp-proxy.js'
 import { taskHistories } from '../helpers/task-log.js'
+import { aSession, heldNatsRig } from '../helpers/held-nats-rig.js'
 import { until } from '../helpers/wait.js'
 
 /**
@@ -31,17 +29,7 @@ interface Reply {
   existingTaskId?: string
 }
 
-const servers = await startServers(t)
-const proxy = await startTcpProxy(t, servers.nats.port)
-// No worker: the task stays pending, so an identical brief meets it.
-const service = await startTestService(t, { ...servers, natsUrl: `nats://127.0.0.1:${proxy.port}` }, { roles: ['api', 'projector'] })
-const reader = await connectTestInfra(t, servers)
-
-async function aSession(api: ApiClient): Promise<string> {
-  const res = await api.post<Reply>('/v1/sessions', aSessionBody())
-  if (res.status !== 201 || !res.body.session) throw new Error(`session not created: ${res.status} ${JSON.stringify(res.body)}`)
-  return res.body.session.id
-}
+const { proxy, service, reader } = await heldNatsRig(t)
 
 async function tasksOf(infra: AppContext, accountId: string): Promise<string[]> {
   return [...(await taskHistories(infra)).entries()].filter(([, events]) => events[0]?.accountId === accountId).map(([taskId]) => taskId)
