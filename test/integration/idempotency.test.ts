@@ -197,7 +197,9 @@ t.test('given two accounts, then the same key is two keys', async (t) => {
 })
 
 t.test('given no key, then nothing changes: two sessions, and an identical brief still answers the pending-task 409', async (t) => {
-  const { api, account } = await aCaller(service.infra, service.url)
+  const caller = await aCaller(service.infra, service.url)
+  const { account } = caller
+  const api = caller.api.withoutIdempotencyKeys()
   const one = await api.post<Reply>('/v1/sessions', aSessionBody())
   const two = await api.post<Reply>('/v1/sessions', aSessionBody())
   t.not(one.body.session?.id, two.body.session?.id)

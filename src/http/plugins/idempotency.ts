@@ -55,6 +55,9 @@ interface SettlingAnswer {
  * except a 503 whose write may still be stored (`answerOnceSettled`): the key then waits for it,
  * as it does for an answer with writes in doubt inside it (`answerOnceAllSettled`, a batch).
  */
+/** Seconds a retry of a request still in flight is asked to wait: one poll of a 503 being settled. */
+const IN_FLIGHT_RETRY_AFTER_S = 1
+
 export default fp(
   async function idempotency(app: FastifyInstance) {
     const store = await IdempotencyStore.open(app.infra.js, app.infra.config.NATS_STREAM_REPLICAS)
@@ -78,7 +81,11 @@ export default fp(
         case 'other-request':
           return reply.code(422).send(errorBody('idempotency_key_reused', 'headers.idempotency-key: already used with a different request body; send a new key for a new request'))
         case 'in-flight':
-          return reply.code(409).send(errorBody('idempotency_key_in_flight', 'headers.idempotency-key: a request with this key is still in flight; retry once it has answered'))
+          // Retry-After: a client (or a test helper) waits and sends it again, as after a 503.
+          return reply
+            .code(409)
+            .header('retry-after', String(IN_FLIGHT_RETRY_AFTER_S))
+            .send(errorBody('idempotency_key_in_flight', 'headers.idempotency-key: a request with this key is still in flight; retry once it has answered (see Retry-After)'))
       }
     }
 
