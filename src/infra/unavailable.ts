@@ -40,10 +40,17 @@ const labelled = (label: string, because: string): OutOfReach => ({ matches: (er
 /** A server's answer that it cannot serve now, by code (a read's error carries no label). */
 const serverCode = (code: number, because: string): OutOfReach => ({ matches: (err) => err instanceof MongoServerError && err.code === code, because })
 
+/**
+ * A JetStream publish that nobody answered (its no-responders), which nats.js throws as
+ * `JetStreamNotEnabled`, a class its package does not export: known by its name.
+ */
+export const isUnansweredPublish = (err: unknown): boolean => err instanceof Error && err.name === 'JetStreamNotEnabled'
+
 const NATS: readonly OutOfReach[] = [
   thrownAs(EventStoreUnavailableError, "our event store's own: NATS did not answer a read or an append in time (an append in doubt is one)"),
   thrownAs(nats.TimeoutError, 'a request or JetStream API call got no answer within its timeout'),
   thrownAs(nats.NoRespondersError, 'nobody listens on the subject: JetStream, or the stream, is not there now'),
+  { matches: isUnansweredPublish, because: 'a JetStream publish nobody answered: the stream has no leader yet (a cluster starting, an election)' },
   thrownAs(nats.RequestError, 'a request that failed on its way: it wraps a timeout, no responders, a closed connection or a cancellation'),
   thrownAs(nats.ConnectionError, 'the connection failed or could not be made'),
   thrownAs(nats.ClosedConnectionError, 'the connection is closed: the client gave up reconnecting, or the process is stopping'),

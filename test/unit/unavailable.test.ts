@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import { createRequire } from 'node:module'
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net'
 import { JetStreamApiError } from '@nats-io/jetstream'
+import { jserrors } from '@nats-io/jetstream/internal'
 import { errors as nats } from '@nats-io/transport-node'
 import Fastify from 'fastify'
 import { MongoClientClosedError, MongoInvalidArgumentError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerClosedError, MongoClient, MongoServerError } from 'mongodb'
@@ -120,6 +121,7 @@ t.test('given each error nats.js throws while NATS is out of reach, then each is
     ['the connection closed', new nats.ClosedConnectionError()],
     ['the connection is draining', new nats.DrainingConnectionError()],
     ['a stream without a leader', jetStream(503, 10008, 'JetStream system temporarily unavailable')],
+    ['a publish to a stream with no leader yet', new jserrors.JetStreamNotEnabled('jetstream is not enabled', { cause: new nats.NoRespondersError('$KV.mats_worker_heartbeats.w1') })],
     ["the event store's own, wrapping a timeout", new EventStoreUnavailableError('could not append to mats.task', { cause: new nats.TimeoutError() })],
   ]
   for (const [what, err] of outOfReach) t.ok(isDependencyUnavailable(err), `${what}: ${err.name} "${err.message}"`)

@@ -1,5 +1,6 @@
 import type { ConsumerConfig, JetStreamManager } from '@nats-io/jetstream'
 import { errors as nats } from '@nats-io/transport-node'
+import { isUnansweredPublish } from '../unavailable.js'
 import { whileUnreachable } from '../while-unreachable.js'
 
 /**
@@ -37,14 +38,15 @@ export async function provisioned<T>(what: string, request: () => Promise<T>, op
     options.onRetry?.(what, attempt + 1)
   }
   try {
-    return await whileUnreachable(request, { forMs, retryable: isTimeout, onRetry })
+    return await whileUnreachable(request, { forMs, retryable: notAnsweredYet, onRetry })
   } catch (err) {
-    if (!isTimeout(err)) throw err
+    if (!notAnsweredYet(err)) throw err
     throw new ProvisioningTimeoutError(`NATS did not answer in time to ${what} (asked ${attempts} times over ${forMs} ms)`, { cause: err })
   }
 }
 
-const isTimeout = (err: unknown): boolean => err instanceof nats.TimeoutError
+/** A timeout, or a publish to a stream that has no leader yet (a cluster's new R3 bucket): asked again. */
+const notAnsweredYet = (err: unknown): boolean => err instanceof nats.TimeoutError || isUnansweredPublish(err)
 
 /** A durable pull consumer's settings, as mats creates them; `ack_wait` may change between versions. */
 export interface DurableConsumerConfig extends Partial<ConsumerConfig> {
