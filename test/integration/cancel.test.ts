@@ -57,7 +57,7 @@ t.test('cancelling a running task on a worker in another process: its run is abo
   const caller = await aCaller(service.infra, service.url)
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const task = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A ten-minute audit' })).body.task
-  await until('the task to be running', async () => (await caller.api.get<{ task: TaskView }>(`/v1/tasks/${task.id}`)).body.task.status === 'running', 20_000, 50)
+  await until('the task to be running', async () => (await caller.api.get<{ task: TaskView }>(`/v1/tasks/${task.id}`)).body.task.status === 'running', 60_000, 50)
 
   const starvation = starvationMeter(t)
   const sentAt = Date.now()
@@ -80,7 +80,7 @@ t.test('given a worker cut off from NATS when its running task is cancelled, whe
   const caller = await aCaller(service.infra, service.url)
   const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const task = (await caller.api.post<{ task: TaskView }>('/v1/tasks', { sessionId, instruction: 'A ten-minute audit' })).body.task
-  await until('the task to be running', async () => (await caller.api.get<{ task: TaskView }>(`/v1/tasks/${task.id}`)).body.task.status === 'running', 20_000, 50)
+  await until('the task to be running', async () => (await caller.api.get<{ task: TaskView }>(`/v1/tasks/${task.id}`)).body.task.status === 'running', 60_000, 50)
 
   // Given: the worker's connection is cut, so a message sent now never reaches it.
   proxy.cut()

@@ -17,7 +17,10 @@ const IDLE_MS = 300
 
 const servers = await startServers(t)
 // No worker in the API's process: tasks stay pending until a test starts one, so every wait and stream is held live.
-const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: { LIVE_EVENTS_IDLE_MS: String(IDLE_MS), TASK_EVENTS_HEARTBEAT_MS: '1000' } })
+// NATS_TIMEOUT_MS 3000: the floods below append through this service's store; on a starved
+// machine a commit answered after the default timeout would end the test with a 503 in doubt,
+// which says nothing about the feeds under test.
+const service = await startTestService(t, servers, { roles: ['api', 'projector'], env: { LIVE_EVENTS_IDLE_MS: String(IDLE_MS), TASK_EVENTS_HEARTBEAT_MS: '1000', NATS_TIMEOUT_MS: '3000' } })
 const { infra } = service
 const hub = infra.liveEvents
 
