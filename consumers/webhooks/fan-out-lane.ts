@@ -2,10 +2,8 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import type { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import type { FanOutCursor, FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
-import { MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
 import type { Read } from '../../src/infra/nats/log-reader.js'
-import { isDependencyUnavailable } from '../../src/infra/unavailable.js'
-import { EventFanOutError } from './fan-out.js'
+import { FanOutFailures } from './fan-out-failures.js'
 import type { Slots } from './slots.js'
 
 /** Events read and fanned out per turn of a slot: a turn of a webhook-heavy account is 32 × its webhooks jobs. */
@@ -20,7 +18,6 @@ const CLAIM_MS = 30_000
 const LINGER_MS = 1000
 /** After a failure (NATS or MongoDB out of reach, an event not handled yet), the lane looks again this much later. */
 const RETRY_MS = 2000
-const CONSUMER = 'webhooks:fan-out'
 
 export interface FanOutLaneDeps {
   readonly cursors: FanOutCursors
@@ -60,13 +57,15 @@ export class FanOutLane {
   /** Wakes a lane lingering with its claim (a ring, a stop). */
   private wake: (() => void) | undefined
   private stopping = false
-  private readonly failures = new Map<number, number>()
-  private readonly givenUp = new Set<number>()
+
+  private readonly failures: FanOutFailures
 
   constructor(
     private readonly accountId: string,
     private readonly deps: FanOutLaneDeps,
-  ) {}
+  ) {
+    this.failures = new FanOutFailures(deps.poison)
+  }
 
   ring(seq = 0): void {
     this.heard = Math.max(this.heard, seq)
@@ -124,7 +123,7 @@ export class FanOutLane {
         const read = await this.fanOutPageAfter(cursor.seq)
         if (!read) return
         cursor = await this.deps.cursors.write(this.accountId, cursor, { seq: read.lastSeq, holder: this.deps.holder, until: Date.now() + CLAIM_MS })
-        for (const seq of this.givenUp) if (seq <= read.lastSeq) this.givenUp.delete(seq)
+        this.failures.passed(read.lastSeq)
         // A short page that reached every event heard of: the log held no more when read.
         caughtUp = this.endKnown && read.events.length + read.undecodable.length < FAN_OUT_PAGE && read.lastSeq >= this.heard
       }
@@ -144,8 +143,8 @@ export class FanOutLane {
         this.heard = Math.max(this.heard, seq)
         return null
       }
-      await this.recordUndecodable(read)
-      await this.fanOut(read.events)
+      await this.failures.recordUndecodable(read)
+      await this.failures.fanOut(read.events, (events) => this.deps.fanOut(this.accountId, events))
       return read
     } finally {
       slot.release()
@@ -187,35 +186,6 @@ export class FanOutLane {
   /** Whether the cursor is past every event this lane heard of, once the lane knows where the log ends. */
   private nothingLeftAfter(cursor: FanOutCursor): boolean {
     return this.endKnown && cursor.seq >= this.heard
-  }
-
-  /**
-   * The page's jobs; an event that fails for another reason than an outage MAX_HANDLING_ATTEMPTS
-   * times is given up and recorded as poison, so that it never holds up its account for good.
-   */
-  private async fanOut(events: readonly RecordedEvent[]): Promise<void> {
-    try {
-      await this.deps.fanOut(
-        this.accountId,
-        events.filter((event) => !this.givenUp.has(event.seq)),
-      )
-    } catch (err) {
-      if (!(err instanceof EventFanOutError) || isDependencyUnavailable(err.cause)) throw err
-      const { seq, subject } = err.event
-      const failed = (this.failures.get(seq) ?? 0) + 1
-      this.failures.set(seq, failed)
-      if (failed < MAX_HANDLING_ATTEMPTS) throw err
-      this.failures.delete(seq)
-      this.givenUp.add(seq)
-      const reason = `given up after ${failed} attempts: ${err.cause instanceof Error ? err.cause.message : String(err.cause)}`
-      await this.deps.poison.record({ stream: 'MATS_TASKS', seq, subject, reason }, CONSUMER)
-      throw err
-    }
-  }
-
-  /** Messages of the account that are not events: skipped, and recorded once by this consumer as the projectors record them. */
-  private async recordUndecodable(read: Read): Promise<void> {
-    for (const { seq, subject, reason } of read.undecodable) await this.deps.poison.record({ stream: 'MATS_TASKS', seq, subject, reason }, CONSUMER)
   }
 
   private later(ms: number): void {

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { IdempotencyStore, type StoredResponse } from '../../infra/nats/idempotency-store.js'
 import { AppendInDoubtError } from '../../infra/nats/event-store.js'
 import { whileUnreachable } from '../../infra/while-unreachable.js'
 import { REPLAYED_HEADER } from '../../contract/idempotency.js'
-import { isRecord } from '../../domain/is-record.js'
+import { fingerprintOf, keyOf } from '../idempotency-key.js'
 import { principalOf } from './auth.js'
 import { errorBody } from '../../contract/errors.js'
 
@@ -174,34 +173,6 @@ async function settledAnswer({ err, answer }: InDoubt): Promise<StoredResponse |
 async function storedAnswer(answer: () => Promise<CreatedAnswer>): Promise<StoredResponse> {
   const { status, body, location } = await whileUnreachable(answer, { forMs: SETTLED_ANSWER_MS })
   return { status, contentType: ANSWER_TYPE, body: JSON.stringify(body), ...(location ? { location } : {}) }
-}
-
-/** The draft sends the key as a structured-field string (`"abc"`); a bare `abc` is the same key. */
-export function keyOf(header: string): string {
-  const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(header)
-  return quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : header
-}
-
-/**
- * Same route, same path parameters and same JSON, whatever the order of its keys or its
- * whitespace. Parameters count only where a route has some (POST /v1/tasks/{taskId}/rerun:
- * one key for two tasks is two requests), so fingerprints stored before them still match.
- */
-function fingerprintOf(request: FastifyRequest): string {
-  const params = isRecord(request.params) && Object.keys(request.params).length > 0 ? ` ${canonicalJson(request.params)}` : ''
-  return createHash('sha256')
-    .update(`${request.method} ${request.routeOptions.url ?? request.url}${params}\n${canonicalJson(request.body)}`)
-    .digest('hex')
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (isRecord(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
-      .join(',')}}`
-  return JSON.stringify(value) ?? 'null'
 }
 
 declare module 'fastify' {
