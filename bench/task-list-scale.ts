@@ -19,14 +19,9 @@
  */
 import type { CommandStartedEvent } from 'mongodb'
 import { tasksProjection } from '../projections/index.js'
-import { createAccount } from '../src/commands/create-account/create-account.js'
-import { createApiKey } from '../src/commands/create-api-key/create-api-key.js'
-import { operator } from '../src/commands/execute.js'
 import { benchServers, benchService } from './harness.js'
-import { appendTasks, seedSession } from './seed.js'
-import { seedTaskDocuments } from '../test/helpers/task-documents.js'
 import { show, spread } from './stats.js'
-import { mixedTaskDrafts } from '../test/helpers/task-mix.js'
+import { appendToLog, caughtUp, seedReadModels, tenant as account, type Tenant } from './task-list-accounts.js'
 import { explainLists, type ListCase } from './task-list-plans.js'
 
 const STORED = Number(process.env.STORED ?? 100_000)
@@ -44,20 +39,7 @@ infra.mongo.on('commandStarted', (event: CommandStartedEvent) => {
   commands.push(typeof target === 'string' ? `${event.commandName} ${target.replace(/_g\d+$/, '')}` : event.commandName)
 })
 
-interface Tenant {
-  readonly name: string
-  readonly id: string
-  readonly headers: Record<string, string>
-  readonly sessions: readonly string[]
-  readonly tasks: number
-}
-
-async function tenant(name: string, tasks: number, sessions: number): Promise<Tenant> {
-  const account = await createAccount(infra, { name, monthlyBudgetUsd: 1_000_000 }, operator())
-  const { key } = await createApiKey(infra, { accountId: account.id, name, expiresAt: null }, operator())
-  const ids = await Promise.all(Array.from({ length: sessions }, (_, i) => seedSession(infra, account.id, `${name} ${i}`)))
-  return { name, id: account.id, headers: { authorization: `Bearer ${key}` }, sessions: ids, tasks }
-}
+const tenant = (name: string, tasks: number, sessions: number) => account(infra, name, tasks, sessions)
 
 /** A request that has not answered by then counts as this long, and is reported as timed out. */
 const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 60_000)
@@ -82,27 +64,15 @@ async function get(tenant: Tenant, path: string): Promise<{ ms: number; body: un
   return { ms, body }
 }
 
-async function caughtUp(tenant: Tenant): Promise<void> {
-  const deadline = Date.now() + 30 * 60_000
-  for (;;) {
-    const { body } = await get(tenant, '/v1/tasks/counts')
-    if ((body as { counts: { total: number } }).counts.total === tenant.tasks) return
-    if (Date.now() > deadline) throw new Error(`${tenant.name}: the projector did not reach ${tenant.tasks} tasks`)
-    await new Promise((r) => setTimeout(r, 1000))
-  }
-}
-
 const big = await tenant('big', STORED, SESSIONS)
 const small = await tenant('small', SMALL, 1)
 let started = performance.now()
 // The big account's tasks were created one a second up to an hour ago; the created window is the middle half of that.
-const to = new Date(Date.now() - 3_600_000)
-const from = new Date(to.getTime() - STORED * 1000)
-await seedTaskDocuments(infra.readModels, big.id, STORED, (i) => mixedTaskDrafts(i, big.sessions), from, 1000)
+const { from, to } = await seedReadModels(infra, big)
 say(`seeded ${STORED.toLocaleString('en-US')} tasks into the read models in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 started = performance.now()
-await appendTasks(infra, small.id, SMALL, (i) => mixedTaskDrafts(i, small.sessions))
-await Promise.all([caughtUp(big), caughtUp(small)])
+await appendToLog(infra, small)
+await Promise.all([caughtUp(service.url, big), caughtUp(service.url, small)])
 say(`appended ${SMALL} tasks to the log and projected them in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
 const quarter = (to.getTime() - from.getTime()) / 4

@@ -2,6 +2,7 @@ import type { Collection, Filter } from 'mongodb'
 import type { ReadModels } from '../engine/read-models.js'
 import type { Stored } from '../engine/projection.js'
 import { tasksProjection, type TaskDoc } from '../read-models/tasks.js'
+import { offsetStart } from './task-offset.js'
 
 export interface TaskFilter {
   readonly sessionId?: string | undefined
@@ -48,17 +49,26 @@ const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
 export async function listTasks(readModels: ReadModels, accountId: string, filter: TaskFilter, request: TaskPageRequest, knownTotal?: number): Promise<TaskPage> {
   const collection = readModels.collection<TaskDoc>(tasksProjection)
   const query = taskListQuery(accountId, filter)
-  const { page, limit, after } = request
+  const { limit } = request
   const [found, counted] = await Promise.all([
-    collection
-      .find(after ? afterKey(query, after) : query)
-      .sort(NEWEST_FIRST)
-      .skip(after ? 0 : (page - 1) * limit)
-      .limit(limit + 1)
-      .toArray(),
+    pageFrom(collection, query, request).then(({ from, skip }) =>
+      collection
+        .find(from)
+        .sort(NEWEST_FIRST)
+        .skip(skip)
+        .limit(limit + 1)
+        .toArray(),
+    ),
     knownTotal === undefined ? boundedCount(collection, query, request.countUpTo) : { total: knownTotal, exact: true },
   ])
   return { items: found.slice(0, limit), more: found.length > limit, ...counted }
+}
+
+/** Where the page's reading starts: after a cursor's key, or at an offset found through the index (task-offset.ts). */
+async function pageFrom(collection: Collection<Stored<TaskDoc>>, query: Filter<Stored<TaskDoc>>, request: TaskPageRequest) {
+  if (request.after) return { from: afterKey(query, request.after), skip: 0 }
+  const start = await offsetStart(collection, query, (request.page - 1) * request.limit)
+  return { from: start.atOrBefore === undefined ? query : atOrBefore(query, start.atOrBefore), skip: start.skip }
 }
 
 /** The MongoDB filter of an account's tasks narrowed by `filter`. */
@@ -82,6 +92,12 @@ export function taskListQuery(accountId: string, filter: TaskFilter): Filter<Sto
 function afterKey(query: Filter<Stored<TaskDoc>>, key: TaskKey): Filter<Stored<TaskDoc>> {
   const window = typeof query.createdAt === 'object' && query.createdAt !== null ? query.createdAt : {}
   return { ...query, createdAt: { ...window, $lte: key.createdAt }, $or: [{ createdAt: { $lt: key.createdAt } }, { _id: { $lt: key.id } }] }
+}
+
+/** The matches created at or before `instant`, the range joined to any created window (as afterKey does). */
+function atOrBefore(query: Filter<Stored<TaskDoc>>, instant: string): Filter<Stored<TaskDoc>> {
+  const window = typeof query.createdAt === 'object' && query.createdAt !== null ? query.createdAt : {}
+  return { ...query, createdAt: { ...window, $lte: instant } }
 }
 
 async function boundedCount(collection: Collection<Stored<TaskDoc>>, query: Filter<Stored<TaskDoc>>, bound: number): Promise<{ total: number; exact: boolean }> {

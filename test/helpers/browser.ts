@@ -19,8 +19,13 @@ function chromiumPath(): string {
 // Flags for a machine with no outside network (../shared notes: each one stops a call home).
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage']
 
+/** Debian's chromium, headless; the caller closes it (a bench, which has no tap teardown). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: FLAGS, timeout: 120_000 })
+}
+
 export async function launchBrowser(t: Test): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: FLAGS, timeout: 120_000 })
+  const browser = await launchChromium()
   t.teardown(() => browser.close())
   return browser
 }

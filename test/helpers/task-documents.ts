@@ -11,10 +11,10 @@ import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
  * models, with no log behind them: each task's history (`draftsOf(i)`) is folded by the
  * projections' own `evolve` (tasks, and the account's task_counts over all of them) and inserted
  * as the projector would leave it, `_seq` 0 so that any real event applies on top. Task `i` is
- * created at `from + i * stepMs`. Far faster than appending and projecting on a loaded machine;
+ * created at `from + floor(i / perTime) * stepMs` (`perTime` tasks share each creation time). Far faster than appending and projecting on a loaded machine;
  * what it skips (the log, the projector) is measured by bench:projectors and bench:rebuild.
  */
-export async function seedTaskDocuments(readModels: ReadModels, accountId: string, count: number, draftsOf: (i: number) => TaskEvent[], from: Date, stepMs: number): Promise<void> {
+export async function seedTaskDocuments(readModels: ReadModels, accountId: string, count: number, draftsOf: (i: number) => TaskEvent[], from: Date, stepMs: number, perTime = 1): Promise<void> {
   const counts = new Folds(taskCountsProjection)
   const tasks = readModels.collection(tasksProjection)
   let batch: { _id: string; _seq: number }[] = []
@@ -23,7 +23,7 @@ export async function seedTaskDocuments(readModels: ReadModels, accountId: strin
     batch = []
   }
   for (let i = 0; i < count; i++) {
-    const history = recorded(accountId, draftsOf(i), new Date(from.getTime() + i * stepMs))
+    const history = recorded(accountId, draftsOf(i), new Date(from.getTime() + Math.floor(i / perTime) * stepMs))
     batch.push({ ...foldHistory<{ _id: string }>(tasksProjection, history)!, _seq: 0 })
     counts.add(history)
     if (batch.length === MAX_INSERTS_PER_BULK) await flush()
