@@ -20,7 +20,11 @@ export function apiApart(natsUrl: string, mongoUrl: string, env: Record<string, 
   return new Promise((resolve, reject) => {
     child.once('message', (answer: Answer) => {
       if ('failed' in answer) return reject(new Error(answer.failed))
-      resolve({ url: answer.url, stop: () => (child.send('stop'), exited) })
+      const stop = () => {
+        child.send('stop')
+        return exited
+      }
+      resolve({ url: answer.url, stop })
     })
     child.once('exit', (code) => reject(new Error(`api process exited with ${code}`)))
     child.send({ natsUrl, mongoUrl, env } satisfies Start)
