@@ -9,6 +9,8 @@ import type { Browser, Page } from 'playwright-core'
 export interface Timing {
   readonly screenMs: number
   readonly apiMs: number | undefined
+  /** For a new document: when its GET /v1/tasks was sent, ms after navigation start (what came before it: the page, its script, the session check). */
+  readonly listSentMs?: number | undefined
 }
 
 /** Before the app's scripts: records when rows first stand in the Tasks table of this document. */
@@ -23,10 +25,10 @@ const FIRST_ROWS_WATCH = `(() => {
 })()`
 
 /** The duration of the page's last GET /v1/tasks (not /v1/tasks/counts) since the timings were cleared. */
-const LIST_REQUEST_MS = `(() => {
+const LIST_REQUEST = `(() => {
   const lists = performance.getEntriesByType('resource').filter((e) => e.name.includes('/v1/tasks?'))
   const last = lists.at(-1)
-  return last ? last.responseEnd - last.startTime : null
+  return last ? { ms: last.responseEnd - last.startTime, sentAt: last.startTime } : null
 })()`
 
 /** A page of a fresh browser profile, signed in through the form with `key`. */
@@ -46,7 +48,8 @@ export async function signedInPage(browser: Browser, baseUrl: string, key: strin
 export async function openTasks(page: Page, baseUrl: string, query = ''): Promise<Timing> {
   await page.goto(`${baseUrl}/console/tasks${query}`)
   await frameWhen(page, 'window.__firstRowsAt !== undefined')
-  return { screenMs: await page.evaluate<number>('window.__firstRowsAt'), apiMs: await listRequestMs(page) }
+  const list = await listRequest(page)
+  return { screenMs: await page.evaluate<number>('window.__firstRowsAt'), apiMs: list?.ms, listSentMs: list?.sentAt }
 }
 
 /** Chooses `status` in the "Status" filter: the change event → every row of that status. */
@@ -80,7 +83,7 @@ async function timedInput(page: Page, act: () => Promise<unknown>, shown: string
   await act()
   const doneAt = await frameWhen(page, shown)
   const inputAt = await page.evaluate<number>('window.__inputAt')
-  return { screenMs: doneAt - inputAt, apiMs: await listRequestMs(page) }
+  return { screenMs: doneAt - inputAt, apiMs: (await listRequest(page))?.ms }
 }
 
 /**
@@ -95,7 +98,6 @@ function frameWhen(page: Page, condition: string): Promise<number> {
   })`)
 }
 
-async function listRequestMs(page: Page): Promise<number | undefined> {
-  const ms = await page.evaluate<number | null>(LIST_REQUEST_MS)
-  return ms ?? undefined
+async function listRequest(page: Page): Promise<{ ms: number; sentAt: number } | undefined> {
+  return (await page.evaluate<{ ms: number; sentAt: number } | null>(LIST_REQUEST)) ?? undefined
 }
