@@ -14,6 +14,7 @@ import { readTask } from '../queries/read-task.js'
 import { awaitTaskEnd } from '../queries/await-task-end.js'
 import { requireSession } from '../queries/require-session.js'
 import { awaitTaskStreamReadModel, awaitTasksReadModel } from '../queries/tasks-caught-up.js'
+import { AccountGate } from './account-gate.js'
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js'
 import { documentOf, taskView } from './views.js'
 
@@ -65,7 +66,14 @@ export async function getTask(infra: AppContext, accountId: string, taskId: stri
   return { task: taskView(doc) }
 }
 
-export async function listTasksPage(infra: AppContext, accountId: string, query: ListTasksQuery) {
+/** Two of an account's lists at a time per API process: a live refresh beside a click; more wait (account-gate.ts). */
+const listGate = new AccountGate(2)
+
+export function listTasksPage(infra: AppContext, accountId: string, query: ListTasksQuery) {
+  return listGate.run(accountId, () => listTasksPageNow(infra, accountId, query))
+}
+
+async function listTasksPageNow(infra: AppContext, accountId: string, query: ListTasksQuery) {
   const { sessionId, scheduleId, status, agentType, priority } = query
   const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor)
   if (cursor && (query.page ?? 1) > 1) throw new InvalidInputError('query.page: send either page or cursor, not both')

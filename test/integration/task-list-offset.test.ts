@@ -12,6 +12,7 @@ import { mixedTaskDrafts } from '../helpers/task-mix.js'
  * GET /v1/tasks?page=N (an offset) finds where page N starts through the index: bounded counts of
  * creation-time ranges, then a skip of at most DIRECT_SKIP tasks, instead of skipping
  * (N - 1) × limit whole tasks. The pages must be the ones a plain skip gives, ties included.
+ * And an account's lists go to the store two at a time per API process (src/api/account-gate.ts).
  */
 const servers = await startServers(t)
 // No worker: seeded tasks stay as seeded. Commands monitored: the test reads what a list sends.
@@ -81,4 +82,30 @@ t.test('given page 41 by number, then the store is asked to skip at most DIRECT_
   service.infra.mongo.off('commandStarted', watch)
   t.ok(skips.length > 0, 'the list read tasks')
   t.ok(Math.max(...skips) <= DIRECT_SKIP, `skips asked: ${skips.join(', ')}`)
+})
+
+t.test('given 8 lists of the account sent at once, then at most 2 of its list reads are at the store at any moment (the others wait their turn)', async (t) => {
+  const inFlight = new Set<number>()
+  let most = 0
+  const started = (event: CommandStartedEvent) => {
+    const target = event.command.find
+    if (event.commandName !== 'find' || typeof target !== 'string' || !target.startsWith(tasksProjection.name)) return
+    if (event.command.filter?.accountId !== caller.account.id) return
+    inFlight.add(event.requestId)
+    most = Math.max(most, inFlight.size)
+  }
+  const ended = (event: { requestId: number }) => inFlight.delete(event.requestId)
+  service.infra.mongo.on('commandStarted', started)
+  service.infra.mongo.on('commandSucceeded', ended)
+  service.infra.mongo.on('commandFailed', ended)
+  // Pages 1 to 4 skip at most 75 tasks: each list sends one find of its page (and a count).
+  const pages = await Promise.all([1, 2, 3, 4, 1, 2, 3, 4].map((n) => page(`limit=25&page=${n}&agentType=seo`)))
+  service.infra.mongo.off('commandStarted', started)
+  service.infra.mongo.off('commandSucceeded', ended)
+  service.infra.mongo.off('commandFailed', ended)
+  t.ok(
+    pages.every((ids) => ids.length === 25),
+    'every list answered its page',
+  )
+  t.ok(most > 0 && most <= 2, `at most 2 at once (${most})`)
 })
