@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { get } from './api.js'
+import { takeEarly } from './early-reads.js'
 
 export interface Loaded<T> {
   readonly data: T | undefined
@@ -27,7 +28,9 @@ export function useApi<T>(path: string | null, everyMs?: number): Loaded<T> {
     let live = true
     const background = loaded.current === path
     loaded.current = path
-    get<T>(path, { background }).then(
+    const early = background ? undefined : takeEarly(path)
+    const read = early ? early.then((value) => (value === undefined ? get<T>(path) : (value as T))) : get<T>(path, { background })
+    read.then(
       (value) => {
         if (live && latest.current === path) {
           setData(value)
