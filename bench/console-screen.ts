@@ -11,6 +11,8 @@ export interface Timing {
   readonly apiMs: number | undefined
   /** For a new document: when its GET /v1/tasks was sent, ms after navigation start (what came before it: the page, its script, the session check). */
   readonly listSentMs?: number | undefined
+  /** For a new document: when its HTML had arrived, ms after navigation start. */
+  readonly documentMs?: number | undefined
 }
 
 /** Before the app's scripts: records when rows first stand in the Tasks table of this document. */
@@ -49,7 +51,8 @@ export async function openTasks(page: Page, baseUrl: string, query = ''): Promis
   await page.goto(`${baseUrl}/console/tasks${query}`)
   await frameWhen(page, 'window.__firstRowsAt !== undefined')
   const list = await listRequest(page)
-  return { screenMs: await page.evaluate<number>('window.__firstRowsAt'), apiMs: list?.ms, listSentMs: list?.sentAt }
+  const documentMs = await page.evaluate<number>("performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN")
+  return { screenMs: await page.evaluate<number>('window.__firstRowsAt'), apiMs: list?.ms, listSentMs: list?.sentAt, documentMs }
 }
 
 /** Chooses `status` in the "Status" filter: the change event → every row of that status. */
