@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import autocannon from 'autocannon'
 import { ALL_PROJECTIONS } from '../projections/index.js'
-import { WORKER_CONSUMER } from '../consumers/worker/worker.js'
+import { DISPATCH_STREAM } from '../src/infra/nats/dispatch-stream.js'
 import type { AppContext } from '../src/app-context.js'
 import type { Burst } from './baselines.js'
 
@@ -84,8 +84,9 @@ async function statusOf(url: string, headers: Record<string, string>, taskId: st
 export async function quiesce(infra: AppContext, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const worker = await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER).catch(() => null)
-    const idle = !worker || (worker.num_pending === 0 && worker.num_ack_pending === 0)
+    // The dispatch stream is a work queue: its messages are the tasks waiting, held or running (ADR 0052).
+    const dispatch = await infra.jsm.streams.info(DISPATCH_STREAM).catch(() => null)
+    const idle = !dispatch || dispatch.state.messages === 0
     let caughtUp = true
     for (const projection of ALL_PROJECTIONS) {
       const { state } = await infra.jsm.streams.info(projection.stream)

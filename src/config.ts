@@ -121,11 +121,6 @@ export const ConfigSchema = Type.Object({
     description: "How long a scheduler's partitions of schedules stay with it after it stops renewing them; another scheduler takes them over (and fires their ticks late) after that",
   }),
   WORKER_LOOKAHEAD: Type.Integer({ minimum: 1, maximum: 10_000, default: 256, description: 'Waiting tasks one worker holds to order by priority and fairness' }),
-  WORKER_DISPATCH: Type.Enum(['arrival', 'per-account'], {
-    default: 'arrival',
-    description:
-      "How workers take tasks: 'arrival' (one durable over every TaskCreated; fair within the lookahead) or 'per-account' (the MATS_DISPATCH stream, one durable per account, in turns; fair at any depth, ADR 0052)",
-  }),
   WORKER_ACK_WAIT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'How long a silent worker is trusted; a task whose worker died fails within about this long' }),
   PROJECTOR_LEASE_MS: Type.Integer({
     minimum: 1000,

@@ -121,7 +121,6 @@ function newWorker(infra: AppContext, config: Config, log: Logger, hooks: Servic
     lookahead: config.WORKER_LOOKAHEAD,
     ackWaitMs: config.WORKER_ACK_WAIT_MS,
     timeoutMs: config.TASK_TIMEOUT_MS,
-    dispatch: config.WORKER_DISPATCH,
     replicas: config.NATS_STREAM_REPLICAS,
   }
   return new TaskWorker(infra, createAgentProvider(config, log), options, hooks.connectors)

@@ -7,7 +7,7 @@
  * that the flood outlasts its posting), beside an `api` + `projector` process. One account
  * POSTs FLOOD tasks; once they are all queued, each of the ACCOUNTS − 1 others POSTs one: how
  * long from each of those POSTs to its TaskStarted in the log (p50, p99, max), with the depth
- * of the queue (from nats-server's `/jsz`) at the time. WORKER_DISPATCH (arrival, per-account) reaches the worker.
+ * of the queue (from nats-server's `/jsz`) at the time.
  */
 import { percentile } from '../stats.js'
 import { clients, postTask } from './accounts.js'
@@ -23,7 +23,7 @@ const WAIT_MS = Number(process.env.FAIR_WAIT_MS ?? 600_000)
 const POSTING = 20
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
-/** Tasks queued or running: the `mats-worker` consumer's (WORKER_DISPATCH=arrival) or the dispatch stream's messages (per-account, ADR 0052). */
+/** Tasks queued or running: the dispatch stream's messages (ADR 0052), and an older version's `mats-worker` consumer's if there is one. */
 async function queueDepth(monitorUrl: string): Promise<number> {
   const res = await fetch(`${monitorUrl}/jsz?consumers=true`)
   type Stream = { name: string; state?: { messages: number }; consumer_detail?: { name: string; num_pending: number; num_ack_pending: number }[] }
@@ -51,7 +51,7 @@ async function postRetrying503<T>(post: () => Promise<T>): Promise<T> {
 
 export async function main(): Promise<void> {
   say(
-    `\ntarget 3: fairness at depth; one account floods ${FLOOD.toLocaleString('en-US')} tasks, then ${ACCOUNTS - 1} others post one each; worker concurrency ${CONCURRENCY}, runs of ${TASK_MS} ms, dispatch ${process.env.WORKER_DISPATCH ?? 'arrival'}`,
+    `\ntarget 3: fairness at depth; one account floods ${FLOOD.toLocaleString('en-US')} tasks, then ${ACCOUNTS - 1} others post one each; worker concurrency ${CONCURRENCY}, runs of ${TASK_MS} ms, per-account dispatch`,
   )
   const stoppers = new Stoppers()
   try {

@@ -16,7 +16,7 @@ const TRACED = Number(process.env.TRACED ?? 20)
 const IDLE_MS = 5000
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
-/** `$JS.API.CONSUMER.MSG.NEXT.MATS_TASKS.mats-worker` stays; ids, inboxes and account subjects become shapes. */
+/** `$JS.API.CONSUMER.MSG.NEXT.MATS_DISPATCH.mats-dispatch-<id>` keeps its stream; ids, inboxes and account subjects become shapes. */
 export function shapeOf(subject: string): string {
   if (subject.startsWith('_INBOX.')) return '_INBOX (a reply)'
   if (subject.startsWith('$JS.ACK.')) return `$JS.ACK.${subject.split('.')[2]}.${subject.split('.')[3]} (an ack)`

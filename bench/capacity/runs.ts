@@ -99,12 +99,12 @@ async function matsSide(workers: number, runs: number, concurrency: number, labe
   }
 }
 
-/** TaskCreated messages the worker consumer delivered more than once (nats-server's `/jsz`). */
+/** TaskCreated messages the dispatch consumers delivered more than once (nats-server's `/jsz`). */
 async function redeliveries(monitorUrl: string): Promise<number> {
   const res = await fetch(`${monitorUrl}/jsz?consumers=true`)
   const jsz = (await res.json()) as { account_details?: { stream_detail?: { consumer_detail?: { name: string; num_redelivered: number }[] }[] }[] }
   const consumers = (jsz.account_details ?? []).flatMap((a) => a.stream_detail ?? []).flatMap((s) => s.consumer_detail ?? [])
-  return consumers.find((c) => c.name === 'mats-worker')?.num_redelivered ?? 0
+  return consumers.filter((c) => c.name.startsWith('mats-dispatch-')).reduce((sum, c) => sum + c.num_redelivered, 0)
 }
 
 async function bullmqSide(runs: number, label: string): Promise<Held & { failed: number }> {

@@ -6,7 +6,7 @@ import { provisioned } from '../../src/infra/nats/provisioning.js'
 import type { AgentProvider } from '../agents/provider.js'
 import { NO_CONNECTORS, type PlatformConnectors } from '../connectors/platform-connectors.js'
 import { AccountDispatch } from './account-dispatch.js'
-import { ArrivalPull, ensureWorkerConsumer, workerConsumerExists } from './arrival-pull.js'
+import { ArrivalPull, workerConsumerExists } from './arrival-pull.js'
 import { RunCancellations } from './cancellations.js'
 import { WorkerLiveness } from './liveness.js'
 import type { PullLoopDeps } from './pull-loop.js'
@@ -15,21 +15,18 @@ import { Wake } from './wake.js'
 
 export { WORKER_CONSUMER } from './arrival-pull.js'
 
-/** `arrival`: one durable over every TaskCreated (mats-worker). `per-account`: the dispatch stream, one durable per account, in turns (ADR 0052). */
-export type DispatchMode = 'arrival' | 'per-account'
-
 export interface WorkerOptions {
   readonly concurrency: number
   readonly lookahead: number
   readonly ackWaitMs: number
   readonly timeoutMs: number
-  readonly dispatch?: DispatchMode
   readonly replicas?: number
 }
 
 /**
- * Runs agents for TaskCreated events, pulled either in arrival order from one durable shared
- * by every worker process (arrival-pull.ts) or in turns among the accounts (account-dispatch.ts).
+ * Runs agents for TaskCreated events, pulled in turns among the accounts from the dispatch
+ * stream (account-dispatch.ts, ADR 0052), and, after an upgrade, from what an older version's
+ * `mats-worker` still holds (arrival-pull.ts).
  * It holds up to `lookahead` waiting tasks (kept alive with in-progress acks), starts the best
  * one whenever a slot frees (task-slots.ts), and acknowledges a message only once its task has
  * ended, so a worker that dies leaves its tasks to be redelivered after `ackWaitMs` and failed
@@ -63,8 +60,7 @@ export class TaskWorker {
   }
 
   async start(): Promise<void> {
-    if (this.options.dispatch === 'per-account') await this.openAccountDispatch()
-    else await this.openArrivalPull()
+    await this.openAccountDispatch()
     // Its stream lookup is asked again when it times out: a start beside others can keep NATS busy past NATS_TIMEOUT_MS (startup-race.test.ts).
     await provisioned('follow cancellations', () => this.cancellations.listen(this.infra.js, this.infra.jsm))
     await this.liveness.start()
@@ -91,17 +87,12 @@ export class TaskWorker {
     this.log.info('worker stopped')
   }
 
-  private async openArrivalPull(): Promise<void> {
-    await ensureWorkerConsumer(this.infra.jsm, this.options.ackWaitMs)
-    this.arrival = new ArrivalPull(this.pullDeps(), 'arrival')
-  }
-
   /** Per-account dispatch; an upgrade that finds `mats-worker` also drains it beside the turns (ADR 0052). */
   private async openAccountDispatch(): Promise<void> {
     const draining = await workerConsumerExists(this.infra.jsm)
     const deps = this.pullDeps()
     this.accounts = await AccountDispatch.open(deps, (accountId) => this.slots.waitingOf(accountId), this.options.replicas ?? 1, draining)
-    if (draining) this.arrival = new ArrivalPull(deps, 'drain')
+    if (draining) this.arrival = new ArrivalPull(deps)
   }
 
   private pullDeps(): PullLoopDeps {

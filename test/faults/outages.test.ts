@@ -15,7 +15,7 @@ import { startServers } from '../helpers/servers.js'
 import { startTcpProxy } from '../helpers/tcp-proxy.js'
 import { spawnMats } from '../helpers/processes.js'
 import { monthToDate } from '../../src/commands/create-task/budget.js'
-import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
+import { accountDispatchConsumer } from '../helpers/dispatch.js'
 
 /**
  * Invariant 11: while NATS or MongoDB is out of reach, requests are answered (503 with
@@ -198,7 +198,7 @@ t.test(
       `each run kept and completed once: none failed worker_lost (${JSON.stringify(ends.map((e) => (e?.type === 'TaskFailed' ? e.data : e?.type)))})`,
     )
     t.same(lifecycleViolations(histories), [])
-    const delivered = (await service.infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).delivered.consumer_seq
+    const delivered = (await accountDispatchConsumer(service.infra, caller.account.id))?.delivered.consumer_seq ?? 0
     t.ok(delivered > ids.length, `the server handed TaskCreated out again (${delivered} deliveries of ${ids.length} tasks)`)
     const costs = ids.map((id) => (histories.get(id)?.at(-1)?.data as { costMicros: number } | undefined)?.costMicros ?? 0)
     const spend = await until(

@@ -22,8 +22,6 @@ export function testConfig(servers: TestServers, overrides: Record<string, strin
     PORT: '0',
     LOG_LEVEL: 'silent',
     ...GENEROUS_LIMITS,
-    // Runs the worker tests under the per-account dispatch (ADR 0052) without changing them.
-    ...(process.env.MATS_TEST_WORKER_DISPATCH ? { WORKER_DISPATCH: process.env.MATS_TEST_WORKER_DISPATCH } : {}),
     ...overrides,
   })
 }

@@ -4,6 +4,7 @@ import t, { type Test } from 'tap'
 import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
 import { freePort } from '../../src/infra/local/servers.js'
 import { startService } from '../../src/service.js'
+import { dispatchConsumers } from '../helpers/dispatch.js'
 import { streamEvents } from '../helpers/event-log.js'
 import { liveKeys, PROJECTOR_LEASES } from '../helpers/leases.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
@@ -49,11 +50,15 @@ async function failedStart(t: Test, overrides: Record<string, string>): Promise<
   return { code: await exited(child), stderr }
 }
 
-/** Nothing was claimed: the worker consumer delivered nothing, the task did not start, no projector lease is held. */
+/** Nothing was claimed: no dispatch consumer delivered a TaskCreated, the task did not start, no projector lease is held. */
 async function assertNothingClaimed(t: Test): Promise<void> {
-  const consumer = await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER).catch(() => null)
-  t.equal(consumer?.delivered.stream_seq ?? 0, 0, 'the worker consumer delivered no TaskCreated')
-  t.equal(consumer?.num_ack_pending ?? 0, 0, 'no message is waiting for a worker to acknowledge it')
+  const consumers = await dispatchConsumers(infra)
+  t.same(
+    consumers.filter((c) => c.delivered.stream_seq > 0 || c.num_ack_pending > 0).map((c) => c.name),
+    [],
+    'no dispatch consumer delivered a TaskCreated, none waits for a worker to acknowledge one',
+  )
+  t.equal(await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER).catch(() => null), null, 'nor was the old mats-worker consumer made')
   const started = (await streamEvents(infra, 'MATS_TASKS')).filter((e) => e.aggregateId === taskId && e.type !== 'TaskCreated')
   t.same(
     started.map((e) => e.type),

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { ProjectionRunner } from '../../projections/index.js'
 import { accountSpendProjection, sessionsProjection, tasksProjection, type Projection } from '../../projections/index.js'
-import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
 import type { AppContext } from '../../src/app-context.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
+import { accountDispatchConsumer, dispatchMessagesOf } from '../helpers/dispatch.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { collectOutput, exited, spawnMats } from '../helpers/processes.js'
 import { readModelsIn } from '../helpers/read-models.js'
@@ -68,9 +68,10 @@ const garbageSubject = `mats.task.${account.id}.${randomUUID()}.TaskCreated`
 const garbageSeq = await publishRaw(infra, garbageSubject, '{"type": "TaskCreated", not json')
 
 t.test('given invalid JSON stored as a TaskCreated, then the worker terminates it and every consumer records it once, by name', async (t) => {
-  await until('the worker to settle the message for good', async () => (await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).ack_floor.stream_seq >= garbageSeq)
-  const info = await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)
-  t.equal(info.num_ack_pending, 0, 'nothing left pending: it is not redelivered')
+  // A work queue: the dispatch copy of the message is gone once the worker terminates it.
+  await until('the worker to settle the message for good', async () => (await accountDispatchConsumer(infra, account.id))?.delivered.stream_seq && (await dispatchMessagesOf(infra, account.id)) === 0)
+  const info = await accountDispatchConsumer(infra, account.id)
+  t.equal(info?.num_ack_pending, 0, 'nothing left pending: it is not redelivered')
   const poison = new PoisonMessages(infra.db, infra.log)
   const consumers = ['projection:account_spend', 'projection:tasks', 'webhooks:fan-out', 'worker']
   const [recorded] = await until('the worker and the projections to record it', async () => {

@@ -1,8 +1,9 @@
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import t from 'tap'
-import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
 import { provisioned, ProvisioningTimeoutError } from '../../src/infra/nats/provisioning.js'
+import { DISPATCH_STREAM, dispatchConsumer } from '../../src/infra/nats/dispatch-stream.js'
+import { accountDispatchConsumer } from '../helpers/dispatch.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
@@ -65,25 +66,29 @@ t.test('given a provisioning request refused for another reason, then it fails a
   t.equal(attempts, 1, 'a refusal is not a timeout: asked once')
 })
 
-t.test('given a running worker, when its consumer is deleted by hand, then it makes it again and goes on claiming tasks', async (t) => {
+t.test("given a running worker, when an account's dispatch consumer is deleted by hand, then it makes it again and goes on claiming the account's tasks", async (t) => {
   const servers = await startServers(t)
   const service = await startTestService(t, servers)
   const caller = await aCaller(service.infra, service.url)
   const session = await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())
-
-  await service.infra.jsm.consumers.delete('MATS_TASKS', WORKER_CONSUMER)
-  const posted = await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId: session.body.session.id, instruction: 'Draft three subject lines for the spring sale email' })
-
-  t.equal(posted.status, 201)
-  const ended = await until(
-    'the task posted after the deletion to complete',
-    async () => {
+  const completes = async (instruction: string) => {
+    const posted = await caller.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId: session.body.session.id, instruction })
+    t.equal(posted.status, 201)
+    const ended = async () => {
       const res = await caller.api.get<{ task: { status: string } }>(`/v1/tasks/${posted.body.task.id}`)
       return res.body.task.status === 'completed' ? res.body.task : undefined
-    },
-    60_000,
-    100,
-  )
-  t.equal(ended.status, 'completed')
-  t.equal((await service.infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).name, WORKER_CONSUMER, 'the consumer exists again')
+    }
+    return until(`task "${instruction}" to complete`, ended, 60_000, 100)
+  }
+  await completes('Draft the welcome email')
+  const consumer = await accountDispatchConsumer(service.infra, caller.account.id)
+  t.ok(consumer, "the account's dispatch consumer exists once it had a task")
+
+  await service.infra.jsm.consumers.delete(DISPATCH_STREAM, dispatchConsumer(caller.account.id))
+  const ended = await completes('Draft three subject lines for the spring sale email')
+
+  t.equal(ended.status, 'completed', 'the task posted after the deletion completed')
+  const again = await accountDispatchConsumer(service.infra, caller.account.id)
+  t.equal(again?.name, dispatchConsumer(caller.account.id), 'the consumer exists again')
+  t.not(again?.created, consumer?.created, 'made anew')
 })

@@ -1,3 +1,4 @@
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream'
 import t from 'tap'
 import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
 import { Task } from '../../src/domain/tasks/task.js'
@@ -13,20 +14,30 @@ const service = await startTestService(t, servers, { roles: ['api', 'projector']
 const { infra } = service
 const fast = { OFFLINE_AGENT_LATENCY_MS: '0' }
 
+/** `mats-worker` as versions before per-account dispatch made it: every TaskCreated in arrival order. */
+const OLD_WORKER_CONSUMER = {
+  durable_name: WORKER_CONSUMER,
+  filter_subject: 'mats.task.*.*.TaskCreated',
+  ack_policy: AckPolicy.Explicit,
+  deliver_policy: DeliverPolicy.All,
+  ack_wait: 30_000_000_000,
+  max_deliver: -1,
+  max_ack_pending: -1,
+}
+
 async function historyOf(accountId: string, taskId: string): Promise<string[]> {
   return (await infra.events.load(Task, { accountId, aggregateId: taskId })).events.map((e) => e.type)
 }
 
-t.test('given tasks queued on mats-worker, when a per-account worker starts, then it runs them and the new ones once each, and removes mats-worker', async (t) => {
-  const arrival = await startService(testConfig(servers, { ...fast, WORKER_DISPATCH: 'arrival' }), testLog(), new Set(['worker'] as const))
-  await arrival.stop()
+t.test('given tasks queued on mats-worker, when a worker starts, then it runs them and the new ones once each, and removes mats-worker', async (t) => {
+  await infra.jsm.consumers.add('MATS_TASKS', OLD_WORKER_CONSUMER)
   const { api, account } = await aCaller(infra, service.url)
   const sessionId = (await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const post = async (instruction: string) => (await api.post<{ task: { id: string } }>('/v1/tasks', { sessionId, instruction })).body.task.id
   const queued = [await post('Queued before the upgrade, one'), await post('Queued before the upgrade, two')]
   t.equal((await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)).num_pending, 2, 'two tasks wait on mats-worker')
 
-  const worker = await startService(testConfig(servers, { ...fast, WORKER_DISPATCH: 'per-account' }), testLog(), new Set(['worker'] as const))
+  const worker = await startService(testConfig(servers, fast), testLog(), new Set(['worker'] as const))
   t.teardown(() => worker.stop())
   const after = await post('Posted after the upgrade')
 

@@ -9,8 +9,8 @@ import { until } from '../helpers/wait.js'
 /**
  * Invariant 12 at depth (issue 22, target 3, scaled for a test): one account's backlog is
  * deeper than a worker's lookahead, and the tasks other accounts post meanwhile start within
- * a bound set by the slots, not by the backlog. With one durable in arrival order (WORKER_DISPATCH
- * =arrival) they would wait for the FLOOD − lookahead tasks ahead of them: FLOOD / CONCURRENCY ×
+ * a bound set by the slots, not by the backlog. With one durable in arrival order (before
+ * ADR 0054) they would wait for the FLOOD − lookahead tasks ahead of them: FLOOD / CONCURRENCY ×
  * RUN_MS, about 8 minutes here.
  */
 const FLOOD = 2000
@@ -22,7 +22,7 @@ const BOUND_MS = 20_000
 
 const servers = await startServers(t)
 const service = await startTestService(t, servers, {
-  env: { WORKER_DISPATCH: 'per-account', WORKER_CONCURRENCY: String(CONCURRENCY), OFFLINE_AGENT_LATENCY_MS: String(RUN_MS) },
+  env: { WORKER_CONCURRENCY: String(CONCURRENCY), OFFLINE_AGENT_LATENCY_MS: String(RUN_MS) },
 })
 const { infra } = service
 

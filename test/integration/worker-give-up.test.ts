@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
-import { WORKER_CONSUMER } from '../../consumers/worker/worker.js'
 import { Task } from '../../src/domain/tasks/task.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { MAX_HANDLING_ATTEMPTS } from '../../src/infra/nats/failed-messages.js'
+import { accountDispatchConsumer, dispatchMessagesOf } from '../helpers/dispatch.js'
 import { aCaller, aSessionBody, endedTaskDrafts } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { startTestService, testConfig, testLog } from '../helpers/service.js'
@@ -35,11 +35,11 @@ t.test('given a TaskCreated whose handling fails every time for a reason other t
   const poison = new PoisonMessages(infra.db, infra.log)
   const given = await until('the worker to give the message up', async () => (await poison.latest(10)).find((m) => m.seq === seq), 30_000, 100)
   t.match(given, { stream: 'MATS_TASKS', seenBy: ['worker'], reason: new RegExp(`^given up after ${MAX_HANDLING_ATTEMPTS} attempts: session not found`) })
-  const consumer = await until('nothing of it left with the worker', async () => {
-    const info = await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER)
-    return info.num_ack_pending === 0 && info.num_pending === 0 && info
+  await until('nothing of it left with the worker', async () => {
+    const info = await accountDispatchConsumer(infra, account.id)
+    return info !== null && info.num_ack_pending === 0 && info.num_pending === 0
   })
-  t.ok(consumer.ack_floor.stream_seq >= seq, 'terminated: it is not delivered again')
+  t.equal(await dispatchMessagesOf(infra, account.id), 0, 'terminated: gone from the dispatch queue, it is not delivered again')
 
   const sessionId = (await api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
   const next = await api.post<{ task: { status: string } }>('/v1/tasks', { sessionId, instruction: 'The next task', waitSeconds: 20 })
