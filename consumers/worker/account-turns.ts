@@ -1,6 +1,6 @@
 import type { Consumer, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { accountOfDispatchSubject, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumer, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
+import { accountOfDispatchSubject, DISPATCH_CONSUMER_IDLE_MS, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumer, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
 import { ensureDurableConsumer } from '../../src/infra/nats/provisioning.js'
 
 const PULL_EXPIRES_MS = 1000
@@ -19,7 +19,8 @@ export class AccountTurns {
   private readonly asking = new Map<string, number>()
   /** Rung while their pull was in flight: the task may land after it, so they keep their place. */
   private readonly rangDuringPull = new Set<string>()
-  private readonly lastTurn = new Map<string, number>()
+  /** Each account's last turn: its place among the turns (least recent first) and when it was. */
+  private readonly lastTurn = new Map<string, { turn: number; at: number }>()
   private readonly consumers = new Map<string, Consumer>()
   private readonly pulls = new Set<ConsumerMessages>()
   private turns = 0
@@ -34,7 +35,14 @@ export class AccountTurns {
     private readonly heldOf: (accountId: string) => number,
     private readonly pullEnded: () => void,
     private readonly log: Logger,
+    /** An account given no turn for this long, with nothing waiting, is forgotten (its durable is gone too). */
+    private readonly idleMs = DISPATCH_CONSUMER_IDLE_MS,
   ) {}
+
+  /** Accounts this worker keeps anything of (their last turn, their durable): those served within `idleMs`, and those waiting. */
+  get remembered(): number {
+    return new Set([...this.lastTurn.keys(), ...this.consumers.keys()]).size
+  }
 
   /** Messages asked for and not delivered yet: they count against the worker's lookahead. */
   get asked(): number {
@@ -48,6 +56,7 @@ export class AccountTurns {
     const info = await this.jsm.streams.info(DISPATCH_STREAM, { subjects_filter: `${DISPATCH_ROOT}.*` })
     this.waiting.clear()
     for (const [subject, count] of Object.entries(info.state.subjects ?? {})) if (count > 0) this.waiting.add(accountOfDispatchSubject(subject))
+    this.forgetIdle(Date.now())
   }
 
   /** A task of this account was just created: it gets a turn without waiting for the next refresh. */
@@ -65,7 +74,7 @@ export class AccountTurns {
    * one task per waiting account.
    */
   takeTurns(room: number): void {
-    const candidates = [...this.waiting].filter((a) => !this.asking.has(a)).sort((a, b) => (this.lastTurn.get(a) ?? 0) - (this.lastTurn.get(b) ?? 0))
+    const candidates = [...this.waiting].filter((a) => !this.asking.has(a)).sort((a, b) => (this.lastTurn.get(a)?.turn ?? 0) - (this.lastTurn.get(b)?.turn ?? 0))
     if (candidates.length === 0) return
     const each = Math.max(1, Math.floor(room / candidates.length))
     for (const accountId of candidates) {
@@ -84,7 +93,7 @@ export class AccountTurns {
 
   private async pull(accountId: string, n: number): Promise<void> {
     this.asking.set(accountId, n)
-    this.lastTurn.set(accountId, ++this.turns)
+    this.lastTurn.set(accountId, { turn: ++this.turns, at: Date.now() })
     let got = 0
     let pull: ConsumerMessages | undefined
     try {
@@ -107,6 +116,20 @@ export class AccountTurns {
       // Fewer than asked: nothing more to take there until a refresh or a doorbell says otherwise.
       if (!this.rangDuringPull.delete(accountId) && got < n) this.waiting.delete(accountId)
       this.pullEnded()
+    }
+  }
+
+  /**
+   * Forgets the accounts given no turn for `idleMs` that wait for nothing: what is kept of each
+   * would otherwise grow with every account served since the start. The server removes their
+   * durables after as long idle (`inactive_threshold`), so the handle kept would be stale
+   * anyway. Back, such an account is as a new one: its turn comes first, its durable is made again.
+   */
+  private forgetIdle(now: number): void {
+    for (const [accountId, { at }] of this.lastTurn) {
+      if (now - at < this.idleMs || this.waiting.has(accountId) || this.asking.has(accountId)) continue
+      this.lastTurn.delete(accountId)
+      this.consumers.delete(accountId)
     }
   }
 

@@ -63,6 +63,12 @@ export async function ensureDispatchStream(jsm: JetStreamManager, replicas: numb
 
 const STREAM_NAME_IN_USE = 10058
 
+/**
+ * How long an account's durable outlives its last pull: an account that posts nothing for an
+ * hour leaves no consumer behind (the server removes it), and workers forget it as long after.
+ */
+export const DISPATCH_CONSUMER_IDLE_MS = 3_600_000
+
 /** One account's durable on the dispatch stream: explicit acks, redelivered without limit (runTask decides what a redelivery means). */
 export function dispatchConsumerConfig(accountId: string, ackWaitMs: number) {
   return {
@@ -72,8 +78,7 @@ export function dispatchConsumerConfig(accountId: string, ackWaitMs: number) {
     ack_wait: ackWaitMs * 1_000_000,
     max_deliver: -1,
     max_ack_pending: -1,
-    // An account that posts nothing for an hour leaves no consumer behind; one deleted with a
-    // task unacknowledged is made again by the next turn and redelivers it (runTask judges it).
-    inactive_threshold: 3600 * 1_000_000_000,
+    // One deleted with a task unacknowledged is made again by the next turn and redelivers it (runTask judges it).
+    inactive_threshold: DISPATCH_CONSUMER_IDLE_MS * 1_000_000,
   }
 }
