@@ -1,6 +1,6 @@
 import { eventTypeSubjects } from '../../src/infra/nats/subjects.js'
 import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
-import { AccountTurns } from './account-turns.js'
+import { AccountTurns, type TasksHere } from './account-turns.js'
 import { pause, REFRESH_MS, RETRY_MS, type PullLoopDeps } from './pull-loop.js'
 
 /**
@@ -13,20 +13,19 @@ export class AccountDispatch {
 
   private constructor(
     private readonly deps: PullLoopDeps,
-    /** Tasks of an account the worker holds, not started yet. */
-    heldOf: (accountId: string) => number,
+    here: TasksHere,
   ) {
     const { js, jsm } = deps.infra
-    this.turns = new AccountTurns(js, jsm, deps.ackWaitMs, deps.deliver, heldOf, () => deps.wake.ring(), deps.log)
+    this.turns = new AccountTurns(js, jsm, deps.ackWaitMs, deps.deliver, here, () => deps.wake.ring(), deps.log)
   }
 
   /**
    * Makes the dispatch stream (sourcing from the log's end when `mats-worker` is still there
    * to drain: what it holds must not be sourced twice) and rings the doorbell from now on.
    */
-  static async open(deps: PullLoopDeps, heldOf: (accountId: string) => number, replicas: number, draining: boolean): Promise<AccountDispatch> {
+  static async open(deps: PullLoopDeps, here: TasksHere, replicas: number, draining: boolean): Promise<AccountDispatch> {
     await ensureDispatchStream(deps.infra.jsm, replicas, draining)
-    const dispatch = new AccountDispatch(deps, heldOf)
+    const dispatch = new AccountDispatch(deps, here)
     dispatch.listenForDoorbells()
     return dispatch
   }

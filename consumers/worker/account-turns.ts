@@ -1,9 +1,18 @@
-import type { Consumer, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream'
+import { JetStreamApiError, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { accountOfDispatchSubject, DISPATCH_CONSUMER_IDLE_MS, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumer, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
-import { ensureDurableConsumer } from '../../src/infra/nats/provisioning.js'
+import { accountOfDispatchSubject, DISPATCH_CONSUMER_IDLE_MS, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
 
 const PULL_EXPIRES_MS = 1000
+/** nats-server's "consumer already exists" (with other settings) and "consumer name already in use". */
+const CONSUMER_EXISTS = [10148, 10013]
+
+/** What the worker holds of an account's tasks. */
+export interface TasksHere {
+  /** Tasks held, not started yet. */
+  heldOf(accountId: string): number
+  /** Tasks whose message is not settled yet here: held, running, or ending. */
+  ownedOf(accountId: string): number
+}
 
 /**
  * The accounts with tasks in the dispatch stream, and a pull from each in turn (ADR 0052).
@@ -13,12 +22,16 @@ const PULL_EXPIRES_MS = 1000
  * costs the others one turn each, never its depth.
  */
 export class AccountTurns {
-  /** Accounts last seen with messages (waiting, or delivered and not yet acknowledged). */
+  /** Accounts last seen with more messages than this worker holds or runs (waiting, or delivered to another worker and not yet acknowledged). */
   private readonly waiting = new Set<string>()
+  /**
+   * Accounts whose doorbell rang since their last pull began. Kept apart from `waiting`, which
+   * a state read rebuilds: a read made before the server sourced the rung task would drop it,
+   * and its account would wait a second for the next read.
+   */
+  private readonly rung = new Set<string>()
   /** Messages asked of each account by its pull in flight and not delivered yet. */
   private readonly asking = new Map<string, number>()
-  /** Rung while their pull was in flight: the task may land after it, so they keep their place. */
-  private readonly rangDuringPull = new Set<string>()
   /** Each account's last turn: its place among the turns (least recent first) and when it was. */
   private readonly lastTurn = new Map<string, { turn: number; at: number }>()
   private readonly consumers = new Map<string, Consumer>()
@@ -31,8 +44,7 @@ export class AccountTurns {
     private readonly jsm: JetStreamManager,
     private readonly ackWaitMs: number,
     private readonly deliver: (msg: JsMsg) => void,
-    /** Tasks of an account this worker holds, not started yet. */
-    private readonly heldOf: (accountId: string) => number,
+    private readonly here: TasksHere,
     private readonly pullEnded: () => void,
     private readonly log: Logger,
     /** An account given no turn for this long, with nothing waiting, is forgotten (its durable is gone too). */
@@ -51,18 +63,27 @@ export class AccountTurns {
     return sum
   }
 
-  /** Reads which accounts have messages in the dispatch stream (one request). */
+  /**
+   * Reads which accounts have messages in the dispatch stream (one request). The stream counts
+   * a task until its message is acknowledged, that is while it runs too: an account whose
+   * messages are all held or running here has nothing to pull, and pulling it anyway cost a
+   * request and an empty answer a second for each such account, each holding a slot of the
+   * lookahead meanwhile. (Held or running by another worker, they still cost that: this worker
+   * cannot tell them from a redelivery it must take.)
+   */
   async refresh(): Promise<void> {
     const info = await this.jsm.streams.info(DISPATCH_STREAM, { subjects_filter: `${DISPATCH_ROOT}.*` })
     this.waiting.clear()
-    for (const [subject, count] of Object.entries(info.state.subjects ?? {})) if (count > 0) this.waiting.add(accountOfDispatchSubject(subject))
+    for (const [subject, count] of Object.entries(info.state.subjects ?? {})) {
+      const accountId = accountOfDispatchSubject(subject)
+      if (count > this.here.ownedOf(accountId)) this.waiting.add(accountId)
+    }
     this.forgetIdle(Date.now())
   }
 
-  /** A task of this account was just created: it gets a turn without waiting for the next refresh. */
+  /** A task of this account was just created: it gets a turn without waiting for the next refresh (a turn after the pull in flight, if any: the task may land after it). */
   ring(accountId: string): void {
-    this.waiting.add(accountId)
-    if (this.asking.has(accountId)) this.rangDuringPull.add(accountId)
+    this.rung.add(accountId)
   }
 
   /**
@@ -74,7 +95,7 @@ export class AccountTurns {
    * one task per waiting account.
    */
   takeTurns(room: number): void {
-    const candidates = [...this.waiting].filter((a) => !this.asking.has(a)).sort((a, b) => (this.lastTurn.get(a)?.turn ?? 0) - (this.lastTurn.get(b)?.turn ?? 0))
+    const candidates = [...new Set([...this.waiting, ...this.rung])].filter((a) => !this.asking.has(a)).sort((a, b) => (this.lastTurn.get(a)?.turn ?? 0) - (this.lastTurn.get(b)?.turn ?? 0))
     if (candidates.length === 0) return
     const each = Math.max(1, Math.floor(room / candidates.length))
     for (const accountId of candidates) {
@@ -82,7 +103,7 @@ export class AccountTurns {
         const n = Math.min(each, room)
         room -= n
         void this.pull(accountId, n)
-      } else if (this.heldOf(accountId) === 0) void this.pull(accountId, 1)
+      } else if (this.here.heldOf(accountId) === 0) void this.pull(accountId, 1)
     }
   }
 
@@ -93,6 +114,7 @@ export class AccountTurns {
 
   private async pull(accountId: string, n: number): Promise<void> {
     this.asking.set(accountId, n)
+    this.rung.delete(accountId)
     this.lastTurn.set(accountId, { turn: ++this.turns, at: Date.now() })
     let got = 0
     let pull: ConsumerMessages | undefined
@@ -114,7 +136,7 @@ export class AccountTurns {
       if (pull) this.pulls.delete(pull)
       this.asking.delete(accountId)
       // Fewer than asked: nothing more to take there until a refresh or a doorbell says otherwise.
-      if (!this.rangDuringPull.delete(accountId) && got < n) this.waiting.delete(accountId)
+      if (got < n) this.waiting.delete(accountId)
       this.pullEnded()
     }
   }
@@ -127,17 +149,29 @@ export class AccountTurns {
    */
   private forgetIdle(now: number): void {
     for (const [accountId, { at }] of this.lastTurn) {
-      if (now - at < this.idleMs || this.waiting.has(accountId) || this.asking.has(accountId)) continue
+      if (now - at < this.idleMs || this.waiting.has(accountId) || this.rung.has(accountId) || this.asking.has(accountId)) continue
       this.lastTurn.delete(accountId)
       this.consumers.delete(accountId)
     }
   }
 
+  /**
+   * The account's durable, made by one request whose answer is the handle (a creation with the
+   * same settings as an existing one answers it): an account's first turn costs one round trip
+   * to the JetStream API, not three (look up, create, look up again), which 99 accounts posting
+   * at once behind a flood wait for (ADR 0054). Only a durable made with another ack wait
+   * (an earlier WORKER_ACK_WAIT_MS) is updated. A failure (NATS busy or away) ends this turn;
+   * the next one asks again.
+   */
   private async consumerOf(accountId: string): Promise<Consumer> {
     const known = this.consumers.get(accountId)
     if (known) return known
-    await ensureDurableConsumer(this.jsm, DISPATCH_STREAM, dispatchConsumerConfig(accountId, this.ackWaitMs), `the dispatch consumer of account ${accountId}`)
-    const consumer = await this.js.consumers.get(DISPATCH_STREAM, dispatchConsumer(accountId))
+    const config = dispatchConsumerConfig(accountId, this.ackWaitMs)
+    const info = await this.jsm.consumers.add(DISPATCH_STREAM, config).catch((err: unknown) => {
+      if (!(err instanceof JetStreamApiError && CONSUMER_EXISTS.includes(err.code))) throw err
+      return this.jsm.consumers.update(DISPATCH_STREAM, config.durable_name, { ack_wait: config.ack_wait })
+    })
+    const consumer = this.js.consumers.getConsumerFromInfo(info)
     this.consumers.set(accountId, consumer)
     return consumer
   }

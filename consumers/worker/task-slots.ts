@@ -35,6 +35,8 @@ export class TaskSlots {
   private readonly scheduler = new TaskScheduler<Held>()
   /** Every task this worker is dealing with, until its message is acknowledged. */
   private readonly running = new Map<JsMsg, Promise<void>>()
+  /** Of `running`, by account. */
+  private readonly startedOf = new Map<string, number>()
   private readonly settlement: Settlement
   /** Tasks holding one of the `concurrency` slots: from their claim until their agent run returns. */
   private slots = 0
@@ -52,8 +54,14 @@ export class TaskSlots {
     return this.scheduler.size
   }
 
-  waitingOf(accountId: string): number {
+  /** Tasks of this account held here, not started yet. */
+  heldOf(accountId: string): number {
     return this.scheduler.waitingOf(accountId)
+  }
+
+  /** Tasks of this account whose message this worker has not settled: held, running, or ending (account-turns.ts). */
+  ownedOf(accountId: string): number {
+    return this.heldOf(accountId) + (this.startedOf.get(accountId) ?? 0)
   }
 
   /** Takes a delivered TaskCreated; after `close`, hands it back at once. */
@@ -119,9 +127,17 @@ export class TaskSlots {
       .catch((err: unknown) => this.settlement.failed(held, err))
       .finally(() => {
         this.running.delete(held.msg)
+        this.count(entry.accountId, -1)
         release()
       })
     this.running.set(held.msg, run)
+    this.count(entry.accountId, 1)
+  }
+
+  private count(accountId: string, by: number): void {
+    const n = (this.startedOf.get(accountId) ?? 0) + by
+    if (n > 0) this.startedOf.set(accountId, n)
+    else this.startedOf.delete(accountId)
   }
 
   /** Frees the slot once: when the agent run returns (runTask calls it), or else when the task's handling ends. */

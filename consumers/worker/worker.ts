@@ -91,7 +91,7 @@ export class TaskWorker {
   private async openAccountDispatch(): Promise<void> {
     const draining = await workerConsumerExists(this.infra.jsm)
     const deps = this.pullDeps()
-    this.accounts = await AccountDispatch.open(deps, (accountId) => this.slots.waitingOf(accountId), this.options.replicas ?? 1, draining)
+    this.accounts = await AccountDispatch.open(deps, this.slots, this.options.replicas ?? 1, draining)
     if (draining) this.arrival = new ArrivalPull(deps)
   }
 

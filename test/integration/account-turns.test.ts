@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { JsMsg } from '@nats-io/jetstream'
 import t from 'tap'
 import { AccountTurns } from '../../consumers/worker/account-turns.js'
-import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
+import { dispatchConsumerConfig, ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { accountDispatchConsumer, dispatchMessagesOf } from '../helpers/dispatch.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, testLog } from '../helpers/service.js'
@@ -24,24 +24,20 @@ async function aTaskOf(accountId: string): Promise<void> {
   await infra.js.publish(`mats.task.${accountId}.${randomUUID()}.TaskCreated`, '{}')
 }
 
-/** Turns whose deliveries are acknowledged at once (the task ended), except the accounts in `running`. */
-function turnsKeeping(running: Set<string>, delivered: string[]): AccountTurns {
+/**
+ * Turns whose deliveries are acknowledged at once (the task ended), except the accounts in
+ * `running`, whose tasks keep running; `ownedHere` says whether this worker counts them as its
+ * own (otherwise they stand for tasks another worker runs).
+ */
+function turnsKeeping(running: Set<string>, delivered: string[], ownedHere = false): AccountTurns {
   const deliver = (msg: JsMsg) => {
     const accountId = msg.subject.split('.')[1] ?? ''
     delivered.push(accountId)
     if (!running.has(accountId)) msg.ack()
     else msg.working()
   }
-  return new AccountTurns(
-    infra.js,
-    infra.jsm,
-    30_000,
-    deliver,
-    () => 0,
-    () => undefined,
-    testLog(),
-    IDLE_MS,
-  )
+  const here = { heldOf: () => 0, ownedOf: (accountId: string) => (ownedHere && running.has(accountId) ? delivered.filter((a) => a === accountId).length : 0) }
+  return new AccountTurns(infra.js, infra.jsm, 30_000, deliver, here, () => undefined, testLog(), IDLE_MS)
 }
 
 t.test(
@@ -69,7 +65,7 @@ t.test(
       30_000,
       100,
     )
-    t.equal(await dispatchMessagesOf(infra, busy), 1, 'the account whose task is not acknowledged still has it waiting in the stream')
+    t.equal(await dispatchMessagesOf(infra, busy), 1, 'the account whose task another worker runs still has it in the stream')
     t.pass('only the account with a task in the stream is kept')
 
     const returning = accounts[1]!
@@ -82,3 +78,41 @@ t.test(
     t.ok(await accountDispatchConsumer(infra, returning), 'its durable, gone meanwhile, is made again')
   },
 )
+
+t.test("given an account's durable made with another ack wait, when it gets a turn, then the durable takes this worker's ack wait and its task is delivered", async (t) => {
+  const accountId = randomUUID()
+  await infra.jsm.consumers.add('MATS_DISPATCH', dispatchConsumerConfig(accountId, 5000))
+  const delivered: string[] = []
+  const turns = turnsKeeping(new Set(), delivered)
+  t.teardown(() => turns.stop())
+
+  await aTaskOf(accountId)
+  await until('the task to be sourced', async () => (await dispatchMessagesOf(infra, accountId)) === 1)
+  turns.ring(accountId)
+  turns.takeTurns(10)
+
+  await until('its task to be delivered', () => delivered.includes(accountId))
+  t.equal((await accountDispatchConsumer(infra, accountId))?.config.ack_wait, 30_000 * 1_000_000, "the ack wait is the worker's")
+})
+
+t.test('given an account whose only task runs here, when the turns refresh, then they pull nothing from it; run by another worker, they do', async (t) => {
+  for (const ownedHere of [true, false]) {
+    // Alone in the stream: what the tests above left there would be pulled as another worker's.
+    await infra.jsm.streams.purge('MATS_DISPATCH')
+    const accountId = randomUUID()
+    const delivered: string[] = []
+    const turns = turnsKeeping(new Set([accountId]), delivered, ownedHere)
+    t.teardown(() => turns.stop())
+    await aTaskOf(accountId)
+    await until('the task to be sourced', async () => (await dispatchMessagesOf(infra, accountId)) === 1)
+    turns.ring(accountId)
+    turns.takeTurns(10)
+    await until('its task to be delivered', () => delivered.length === 1)
+    await until('the pull to end', () => turns.asked === 0)
+
+    await turns.refresh()
+    turns.takeTurns(10)
+    t.equal(turns.asked > 0, !ownedHere, ownedHere ? 'no pull: its one message is the task running here' : 'a pull: the message may be a redelivery to take')
+    turns.stop()
+  }
+})
