@@ -36,6 +36,8 @@ export class AccountDispatch {
     while (!this.deps.stopping.aborted) {
       try {
         if (Date.now() - refreshedAt >= REFRESH_MS) {
+          // The accounts rung meanwhile are pulled first: their pull need not wait for the read's answer.
+          this.turns.takeTurns(this.deps.room() - this.turns.asked)
           await this.turns.refresh()
           refreshedAt = Date.now()
         }
