@@ -75,8 +75,13 @@ t.test('a worker process without the api role serves /metrics on METRICS_PORT, a
     return seriesValue(body, 'mats_tasks_total{', 'event="started"') === 1 && body
   })
   t.match(text, /role="worker"/)
-  t.equal(seriesValue(text, 'mats_task_queue_depth'), 3, 'three tasks not acknowledged: one running, two waiting')
-  t.ok((seriesValue(text, 'mats_task_queue_oldest_seconds') ?? 0) > 0, 'the oldest has waited a while')
+  // The gauges read the dispatch stream at most once a second: one read before the server had sourced the tasks into it says 0.
+  const queued = await until('the queue gauges to be read since the tasks were queued', async () => {
+    const body = await (await fetch(worker.metricsUrl!)).text()
+    return (seriesValue(body, 'mats_task_queue_depth') ?? 0) > 0 && body
+  })
+  t.equal(seriesValue(queued, 'mats_task_queue_depth'), 3, 'three tasks not acknowledged: one running, two waiting')
+  t.ok((seriesValue(queued, 'mats_task_queue_oldest_seconds') ?? 0) > 0, 'the oldest has waited a while')
   t.equal((await fetch(worker.metricsUrl.replace('/metrics', '/other'))).status, 404)
 })
 

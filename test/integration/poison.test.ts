@@ -68,10 +68,14 @@ const garbageSubject = `mats.task.${account.id}.${randomUUID()}.TaskCreated`
 const garbageSeq = await publishRaw(infra, garbageSubject, '{"type": "TaskCreated", not json')
 
 t.test('given invalid JSON stored as a TaskCreated, then the worker terminates it and every consumer records it once, by name', async (t) => {
-  // A work queue: the dispatch copy of the message is gone once the worker terminates it.
-  await until('the worker to settle the message for good', async () => (await accountDispatchConsumer(infra, account.id))?.delivered.stream_seq && (await dispatchMessagesOf(infra, account.id)) === 0)
-  const info = await accountDispatchConsumer(infra, account.id)
-  t.equal(info?.num_ack_pending, 0, 'nothing left pending: it is not redelivered')
+  const info = await until('the worker to settle the message for good', async () => {
+    const consumer = await accountDispatchConsumer(infra, account.id)
+    return consumer !== null && consumer.delivered.stream_seq > 0 && consumer.ack_floor.stream_seq >= consumer.delivered.stream_seq ? consumer : undefined
+  })
+  t.equal(info.num_ack_pending, 0, 'nothing left pending: it is not redelivered')
+  t.equal(info.delivered.consumer_seq, 1, 'terminated at its first delivery')
+  // A work queue: the dispatch copy of the message goes once the worker terminates it.
+  await until('the message to be gone from the dispatch stream', async () => (await dispatchMessagesOf(infra, account.id)) === 0)
   const poison = new PoisonMessages(infra.db, infra.log)
   const consumers = ['projection:account_spend', 'projection:tasks', 'webhooks:fan-out', 'worker']
   const [recorded] = await until('the worker and the projections to record it', async () => {
