@@ -1,6 +1,8 @@
 import { createScheduleFor, listSchedulesPage, removeSchedule, updateSchedule } from '../api/schedules.js'
 import { CreateScheduleBody, DeletedScheduleResponse, ListSchedulesQuery, ListSchedulesResponse, PauseScheduleInput, ScheduleParams, ScheduleResponse } from '../contract/schedules.js'
-import { defineTool, issuerOf } from './tool.js'
+import { defineTool, type ToolContext } from './tool.js'
+
+const issuerOf = (ctx: ToolContext) => ({ correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
 
 interface ScheduleLike {
   readonly id: string

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { randomUUID } from 'node:crypto'
 import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask, storedTask, taskCountsOf } from '../../api/tasks.js'
-import { issuerOf, principalOf } from '../plugins/auth.js'
+import { principalOf } from '../plugins/auth.js'
 import { API_PREFIX } from '../plugins/openapi.js'
 import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
@@ -25,10 +25,10 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId } = principalOf(request)
+      const { accountId, keyId } = principalOf(request)
       const taskId = randomUUID()
       try {
-        const created = await runAgentTask(app.infra, accountId, request.body, issuerOf(request, reply), taskId)
+        const created = await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId }, taskId)
         return reply.code(201).header('location', `${API_PREFIX}/tasks/${taskId}`).send(created)
       } catch (err) {
         // Answered 503, the task may be stored later: a retry with the key then gets it (201), not a 409.
@@ -101,9 +101,9 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: answer(TaskResponse, 'The task as it stands: failed, or still running if its worker has not answered within 3 s'), ...errors(400, 401, 404, 409, 429) },
       },
     },
-    async (request, reply) => {
-      const { accountId } = principalOf(request)
-      return cancelTaskAndWait(app.infra, accountId, request.params.taskId, issuerOf(request, reply))
+    async (request) => {
+      const { accountId, keyId } = principalOf(request)
+      return cancelTaskAndWait(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId })
     },
   )
 }
