@@ -85,19 +85,31 @@ export class Budgets {
 
   /**
    * Reservations made together (a scheduler's ticks due at one instant, ADR 0051): the first
-   * of an account (and month) reads the account and waits for the view to reach the log's head;
-   * the others reuse that read. Each still reserves in its own synchronous turn against the
-   * view's document now and every grant of this process, so they never overshoot together;
-   * what they may miss is spend appended by other processes after the shared fence.
+   * of an account (and month) reads the account and waits for the view to reach the fence; the
+   * others reuse that read. The fence is one for them all, every account's: the task stream's
+   * head as the first reservation read it (ADR 0056), so that the view is waited for once, not
+   * again behind each account's batch appended meanwhile. Each still reserves in its own
+   * synchronous turn against the view's document now and every grant of this process, so they
+   * never overshoot together; what they may miss is spend appended by other processes after the
+   * shared fence.
    */
   together(): Pick<Budgets, 'reserve' | 'release'> {
     const reads = new Map<string, Promise<AsOfLog>>()
+    let fence: Promise<number> | null = null
+    const sharedFence = () => {
+      const read = fence ?? this.deps.events.head('task')
+      fence = read
+      // A failed read is not kept: the next reservation reads again.
+      read.catch(() => {
+        if (fence === read) fence = null
+      })
+      return read
+    }
     return {
       reserve: async (accountId, taskId, now, micros, checkBy) => {
         const key = `${accountId}@${billingMonth(now)}`
-        const read = reads.get(key) ?? this.asOfLog(accountId, now, checkBy)
+        const read = reads.get(key) ?? this.asOfLog(accountId, now, checkBy, sharedFence)
         reads.set(key, read)
-        // A failed read is not kept: the next reservation reads again.
         read.catch(() => {
           if (reads.get(key) === read) reads.delete(key)
         })
@@ -116,10 +128,10 @@ export class Budgets {
     this.granted.set(taskId, { docId: known.docId, micros })
   }
 
-  /** The account's budget and its spend document as of the task stream's end when asked. */
-  private async asOfLog(accountId: string, now: Date, checkBy?: number): Promise<AsOfLog> {
+  /** The account's budget and its spend document as of the task stream's end when asked (or as of `fenceOf`). */
+  private async asOfLog(accountId: string, now: Date, checkBy?: number, fenceOf = () => this.deps.events.head('task')): Promise<AsOfLog> {
     const docId = this.deps.spendId(accountId, billingMonth(now))
-    const [account, fence] = await Promise.all([this.deps.events.load(Account, { accountId, aggregateId: accountId }), this.deps.events.head('task')])
+    const [account, fence] = await Promise.all([this.deps.events.load(Account, { accountId, aggregateId: accountId }), fenceOf()])
     if (account.state.status !== 'active') throw new NotFoundError('account not found')
     const waitMs = checkBy === undefined ? CATCH_UP_MS : Math.max(0, Math.min(CATCH_UP_MS, checkBy - Date.now()))
     const { doc, caughtUp } = await this.view.get(docId, fence, waitMs)
