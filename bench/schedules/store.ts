@@ -14,6 +14,8 @@ import { seedSession } from '../seed.js'
 const AT_ONCE = 32
 
 export interface BenchStore {
+  /** Schedules created so far. */
+  readonly created: number
   createSchedules(count: number, cron: string): Promise<void>
   /** Changes the first `count` schedules created to `cron`. */
   changeSome(count: number, cron: string): Promise<void>
@@ -46,8 +48,13 @@ export async function benchStore(natsUrl: string, mongoUrl: string, accountCount
   }
   const schedules: { accountId: string; scheduleId: string }[] = []
   return {
+    get created() {
+      return schedules.length
+    },
     async createSchedules(count, cron) {
-      await inTurns(count, async (i) => {
+      const offset = schedules.length
+      await inTurns(count, async (step) => {
+        const i = offset + step
         const { accountId, sessionId } = accounts[i % accounts.length]!
         const scheduleId = randomUUID()
         const input = { sessionId, agentType: 'seo' as const, instruction: `Bench schedule ${i}: audit the blog titles`, cron, overlap: 'allow' as const }
