@@ -5,6 +5,7 @@ import { formatUsd } from '../../domain/money.js'
 import type { RecordedEvent } from '../../domain/message.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
 import { EventStoreUnavailableError, type EventStore } from '../../infra/nats/event-store.js'
+import { Grants } from './grants.js'
 
 /** How long a check waits for this process's view of spend to reach the end of the task stream. */
 const CATCH_UP_MS = 2000
@@ -58,13 +59,13 @@ export interface BudgetDeps {
  */
 export class Budgets {
   private readonly view: SpendView
-  /** Reservations granted here whose TaskCreated the view has not applied yet, by task id. */
-  private readonly granted = new Map<string, { readonly docId: string; readonly micros: number }>()
+  /** Reservations granted here whose TaskCreated the view has not applied yet. */
+  private readonly granted = new Grants()
 
   constructor(private readonly deps: BudgetDeps) {
     this.view = deps.view
     this.view.onApplied((event) => {
-      if (event.type === 'TaskCreated') this.granted.delete(event.aggregateId)
+      if (event.type === 'TaskCreated') this.granted.remove(event.aggregateId)
     })
   }
 
@@ -125,7 +126,7 @@ export class Budgets {
     if (spentMicros + reservedMicros >= budgetMicros) {
       throw new BudgetExhaustedError(`monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`)
     }
-    this.granted.set(taskId, { docId: known.docId, micros })
+    this.granted.add(taskId, known.docId, micros)
   }
 
   /** The account's budget and its spend document as of the task stream's end when asked (or as of `fenceOf`). */
@@ -152,14 +153,12 @@ export class Budgets {
   }
 
   private withGrants({ docId, budgetMicros, doc }: AsOfLog): MonthToDate {
-    let grantedMicros = 0
-    for (const grant of this.granted.values()) if (grant.docId === docId) grantedMicros += grant.micros
-    return { budgetMicros, spentMicros: doc?.spentMicros ?? 0, reservedMicros: (doc?.reservedMicros ?? 0) + grantedMicros }
+    return { budgetMicros, spentMicros: doc?.spentMicros ?? 0, reservedMicros: (doc?.reservedMicros ?? 0) + this.granted.micros(docId) }
   }
 
   /** Gives back a reservation whose task was not created after all. */
   release(taskId: string): void {
-    this.granted.delete(taskId)
+    this.granted.remove(taskId)
   }
 
   stop(): void {
