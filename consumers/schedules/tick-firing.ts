@@ -15,8 +15,8 @@ const RETRY_MS = 1000
 /**
  * Batches decided at once per atomic batch slot: while some append, the next ones' checks are
  * under way. With only as many decided as appended, an account's slot was held through its
- * checks (a budget read, the identity entries: about as long as the append itself) and the
- * appends waited on them (bench:schedules, ADR 0056).
+ * checks (then a budget read and an identity entry per tick: about as long as the append
+ * itself) and the appends waited on them (a timing probe, ADR 0056).
  */
 const DECIDING_PER_SLOT = 2
 
@@ -25,7 +25,7 @@ const DECIDING_PER_SLOT = 2
  * account's due schedules share one read of its budget, and their fired ticks are appended
  * together, BATCH_TICKS to an atomic batch. Two bounds, so that the checks of some accounts
  * run while others append (ADR 0056): `DECIDING_PER_SLOT` × `concurrency` batches are decided
- * at once (their checks: budget, identity entry), and `concurrency` atomic batches are
+ * at once (their checks: session, budget), and `concurrency` atomic batches are
  * appended at once (the process's batch slots), each handed out first come first served
  * across accounts, so that one large account does not hold them all. An account being decided
  * is left out of the passes meanwhile.
