@@ -16,6 +16,8 @@ import { leaseHolders, natsMessagesOf, untilBalanced, type SchedulerPool } from 
 import type { BenchStore } from './store.js'
 
 export const EVERY_MINUTE = '* * * * *'
+/** How long the schedulers are given to load what they follow before the next measured tick. */
+const SETTLE_MS = 60_000
 
 export interface FiringOptions {
   readonly firing: number
@@ -56,7 +58,7 @@ async function measureWith(rig: Rig, count: number): Promise<void> {
   await pool.grow(count)
   const holders = await untilBalanced(servers.natsUrl, options.database, pool)
   say(`${count} scheduler(s), partitions by pid: ${describe(holders)}`)
-  await settled(servers.monitorUrl, rig.quiet, `  the ${count} scheduler(s) following their schedules`)
+  await settled(servers.monitorUrl, rig.quiet, `the ${count} scheduler(s) following their schedules`, SETTLE_MS)
   // The first tick at least 20 s away: the read model and the schedulers have learnt every change by then.
   const first = nextMinute(20_000)
   await sleep(first - Date.now() - 2000)

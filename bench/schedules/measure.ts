@@ -32,11 +32,16 @@ export async function natsPerMinute(monitorUrl: string, seconds: number): Promis
   return ((after.inMsgs - before.inMsgs + after.outMsgs - before.outMsgs) * 60) / seconds
 }
 
-/** Waits until nats-server carries no more than `quiet` messages in 5 s: the schedulers have loaded what they follow. */
-export async function settled(monitorUrl: string, quiet: number, what: string): Promise<void> {
+/**
+ * Waits until nats-server carries no more than `quiet` messages in 5 s (the schedulers have
+ * loaded what they follow), or `withinMs`: schedules firing every minute may never leave 5 s quiet.
+ */
+export async function settled(monitorUrl: string, quiet: number, what: string, withinMs = Number.POSITIVE_INFINITY): Promise<void> {
   const started = Date.now()
-  for (let rate = Number.POSITIVE_INFINITY; rate > quiet; ) rate = (await natsPerMinute(monitorUrl, 5)) / 12
-  say(`  ${what} settled after ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  let rate = Number.POSITIVE_INFINITY
+  while (rate > quiet && Date.now() - started < withinMs) rate = (await natsPerMinute(monitorUrl, 5)) / 12
+  const outcome = rate > quiet ? `still ${rate.toFixed(0)} messages in 5 s` : 'settled'
+  say(`  ${what}: ${outcome} after ${((Date.now() - started) / 1000).toFixed(0)} s`)
 }
 
 /** `p50 …, p99 …, max … ms` of delays. */
