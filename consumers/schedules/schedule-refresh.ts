@@ -70,12 +70,13 @@ export class ScheduleRefresh {
       if (taken.readAll) {
         await this.changes.fromReadModel(this.infra.readModels)
         await this.followed.readAll()
-        await this.spend.warm(this.followed.accounts())
       }
       await forEachAtMost(taken.changed, LEARNING_AT_ONCE, async (schedule) => {
         // Mid-tick: learnt after its tick, at a later refresh.
         if (!(await this.followed.learnChange(schedule))) this.pending.schedule(schedule)
       })
+      // The accounts followed now, of a partition taken or of a schedule new to this scheduler; those already read are passed over.
+      if (taken.readAll || taken.changed.length > 0) await this.spend.warm(this.followed.accounts())
     } catch (err) {
       this.pending.putBack(taken)
       throw err

@@ -43,4 +43,14 @@ t.test("given an account with an active schedule, when a scheduler starts and ta
 
   t.equal(scheduler.size, 1, 'it follows the schedule')
   t.same(spendRead, [caller.account.id], "and has read its account's spend once")
+
+  await t.test("when another account's first schedule is created, then the scheduler reads that account's spend before its first tick", async (t) => {
+    const other = await aCaller(service.infra, service.url, { monthlyBudgetUsd: 1000 })
+    const otherSession = (await other.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+    await createSchedule(other, { ...body, sessionId: otherSession })
+
+    await until('the scheduler following both', async () => scheduler.size === 2, PROJECTED_MS, 100)
+    await until("the other account's spend read", async () => spendRead.includes(other.account.id), PROJECTED_MS, 100)
+    t.same(spendRead, [caller.account.id, other.account.id], 'each account read once')
+  })
 })
