@@ -3,8 +3,8 @@
  * SCHEDULERS in turn (1, 2, 3 by default), that many scheduler processes sharing the
  * partitions (ADR 0047), and ROUNDS ticks measured: the delay from `scheduledFor` to the task
  * created, the schedulers' CPU and NATS messages per tick. Last, one scheduler killed
- * (SIGKILL) KILL_BEFORE_MS before a tick: how late that tick and the next are, for the killed
- * one's accounts and for the others'.
+ * (SIGKILL) KILL_BEFORE_MS before a tick: how late that tick (and the next ROUNDS - 1) are, for
+ * the killed one's accounts and for the others'.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { partitionOf } from '../../projections/index.js'
@@ -93,8 +93,8 @@ async function measureKill(rig: Rig, beforeMs: number): Promise<void> {
   await sleep(tick - beforeMs - Date.now())
   pool.kill(victim)
   say(`one of ${pool.live.length + 1} schedulers (pid ${victim.pid}, partitions ${[...lost].join(' ')}) SIGKILLed ${beforeMs} ms before the tick ${new Date(tick).toISOString()}:`)
-  await decided(watch.ticks, tick, 2, options.firing)
-  for (const [at, { fired, skipped }] of ticksFrom(watch.ticks, tick, 2)) {
+  await decided(watch.ticks, tick, options.rounds, options.firing)
+  for (const [at, { fired, skipped }] of ticksFrom(watch.ticks, tick, options.rounds)) {
     const ofLost = fired.filter(({ accountId }) => lost.has(partitionOf(accountId))).map(({ delayMs }) => delayMs)
     const ofOthers = fired.filter(({ accountId }) => !lost.has(partitionOf(accountId))).map(({ delayMs }) => delayMs)
     const late = [...ofLost, ...ofOthers].filter((delay) => delay > 2000).length

@@ -12,7 +12,7 @@
  *      delay from `scheduledFor` to its ScheduleFired (stored with the task's TaskCreated),
  *      waiting up to 55 s past the last tick for every schedule's decision; then (KILL_BEFORE_MS,
  *      1000; `none` to skip) one scheduler SIGKILLed that long before a tick, and how late that
- *      tick and the next are.
+ *      tick (and the next ROUNDS - 1) are.
  *
  * PROFILE=1 writes a CPU profile of the first scheduler over each count's ticks into PROFILE_DIR (/tmp).
  */
