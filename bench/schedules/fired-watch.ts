@@ -8,7 +8,8 @@ import { jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jet
 import { connect } from '@nats-io/transport-node'
 
 export interface Tick {
-  readonly delaysMs: number[]
+  /** Delay from `scheduledFor` to the ScheduleFired stored (its task's TaskCreated is in the same atomic batch), and the schedule's account. */
+  readonly fired: { readonly delayMs: number; readonly accountId: string }[]
   skipped: number
 }
 
@@ -31,10 +32,11 @@ export async function watchFired(natsUrl: string): Promise<FiredWatch> {
   const pump = (async () => {
     for await (const msg of messages) {
       const { data } = msg.json<{ data: { scheduledFor: string } }>()
-      const tick = ticks.get(data.scheduledFor) ?? { delaysMs: [], skipped: 0 }
+      const tick = ticks.get(data.scheduledFor) ?? { fired: [], skipped: 0 }
       ticks.set(data.scheduledFor, tick)
       if (msg.subject.endsWith('.ScheduleTickSkipped')) tick.skipped++
-      else tick.delaysMs.push(msg.info.timestampNanos / 1e6 - Date.parse(data.scheduledFor))
+      // mats.schedule.<accountId>.<scheduleId>.ScheduleFired
+      else tick.fired.push({ delayMs: msg.info.timestampNanos / 1e6 - Date.parse(data.scheduledFor), accountId: msg.subject.split('.')[2] ?? '' })
     }
   })()
   return {

@@ -8,12 +8,15 @@ import { createAccount } from '../../src/commands/create-account/create-account.
 import { operator } from '../../src/commands/execute.js'
 import { changeSchedule, createSchedule, type ManageSchedulesContext } from '../../src/commands/schedules/manage.js'
 import { loadConfig } from '../../src/config.js'
+import { EventStoreUnavailableError } from '../../src/infra/nats/event-store.js'
 import { seedSession } from '../seed.js'
 
 /** Commands in flight at once. */
 const AT_ONCE = 32
 
 export interface BenchStore {
+  /** Schedules created so far. */
+  readonly created: number
   createSchedules(count: number, cron: string): Promise<void>
   /** Changes the first `count` schedules created to `cron`. */
   changeSome(count: number, cron: string): Promise<void>
@@ -22,6 +25,21 @@ export interface BenchStore {
   /** MATS_TASKS's bytes now (schedules and tasks share it). */
   streamBytes(): Promise<number>
   stop(): Promise<void>
+}
+
+/** Attempts at a command whose append NATS did not answer in time (a loaded machine): one lost answer must not end a run of minutes. */
+const ATTEMPTS = 5
+
+/** `command`, again while NATS does not answer: creating or changing a schedule again is harmless (creating one that exists decides nothing). */
+async function persistently(command: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await command()
+      return
+    } catch (err) {
+      if (!(err instanceof EventStoreUnavailableError) || attempt >= ATTEMPTS) throw err
+    }
+  }
 }
 
 /** `work(i)` for i < count, AT_ONCE at a time. */
@@ -46,18 +64,23 @@ export async function benchStore(natsUrl: string, mongoUrl: string, accountCount
   }
   const schedules: { accountId: string; scheduleId: string }[] = []
   return {
+    get created() {
+      return schedules.length
+    },
     async createSchedules(count, cron) {
-      await inTurns(count, async (i) => {
+      const offset = schedules.length
+      await inTurns(count, async (step) => {
+        const i = offset + step
         const { accountId, sessionId } = accounts[i % accounts.length]!
         const scheduleId = randomUUID()
         const input = { sessionId, agentType: 'seo' as const, instruction: `Bench schedule ${i}: audit the blog titles`, cron, overlap: 'allow' as const }
-        await createSchedule(context, accountId, scheduleId, input, operator())
+        await persistently(() => createSchedule(context, accountId, scheduleId, input, operator()))
         schedules.push({ accountId, scheduleId })
       })
     },
     async changeSome(count, cron) {
       await inTurns(Math.min(count, schedules.length), async (i) => {
-        await changeSchedule(context, schedules[i]!, { cron }, operator())
+        await persistently(() => changeSchedule(context, schedules[i]!, { cron }, operator()))
       })
     },
     async untilActive(count) {

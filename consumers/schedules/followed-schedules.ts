@@ -63,6 +63,11 @@ export class FollowedSchedules {
     return true
   }
 
+  /** The accounts of the followed schedules. */
+  accounts(): Set<string> {
+    return new Set(Array.from(this.entries.values(), (entry) => entry.known.key.accountId))
+  }
+
   /** Schedules of partitions another scheduler holds now. */
   letGoOfOthers(): void {
     for (const [id, entry] of this.entries) if (!this.owns(entry.known.key.accountId)) this.entries.delete(id)

@@ -3,6 +3,7 @@ import { forEachAtMost } from './at-most.js'
 import type { FollowedSchedules } from './followed-schedules.js'
 import { PendingChanges } from './pending-changes.js'
 import { ScheduleChanges } from './schedule-changes.js'
+import { SpendWarmth } from './spend-warmth.js'
 
 /** Changed schedules loaded or caught up from the log at once. */
 const LEARNING_AT_ONCE = 16
@@ -11,12 +12,13 @@ const LEARNING_AT_ONCE = 16
  * Keeps the followed schedules up to date (ADR 0053): the schedules whose lifecycle events
  * are read (`ScheduleChanges`) are learnt at once, and the read model is read whole only when
  * a partition is taken, after the follower of changes is set to tell whatever the read model
- * has not applied yet. One refresh at a time, one queued at most; a refresh reads nothing
+ * has not applied yet; the accounts' spend is then brought into the spend view (SpendWarmth). One refresh at a time, one queued at most; a refresh reads nothing
  * when nothing is pending.
  */
 export class ScheduleRefresh {
   private readonly pending = new PendingChanges()
   private readonly changes: ScheduleChanges
+  private readonly spend: SpendWarmth
   private refreshing: Promise<void> = Promise.resolve()
   private queued = false
   private stopped = false
@@ -25,6 +27,7 @@ export class ScheduleRefresh {
     private readonly infra: AppContext,
     private readonly followed: FollowedSchedules,
   ) {
+    this.spend = new SpendWarmth(infra)
     this.changes = new ScheduleChanges(infra, infra.log, (schedule) => {
       this.pending.schedule(schedule)
       this.soon()
@@ -72,6 +75,8 @@ export class ScheduleRefresh {
         // Mid-tick: learnt after its tick, at a later refresh.
         if (!(await this.followed.learnChange(schedule))) this.pending.schedule(schedule)
       })
+      // The accounts followed now, of a partition taken or of a schedule new to this scheduler; those already read are passed over.
+      if (taken.readAll || taken.changed.length > 0) await this.spend.warm(this.followed.accounts())
     } catch (err) {
       this.pending.putBack(taken)
       throw err

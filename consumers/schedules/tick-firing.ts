@@ -4,6 +4,7 @@ import { dueTicks } from '../../src/commands/schedules/due-ticks.js'
 import { fireTick, type FireContext } from '../../src/commands/schedules/fire-tick.js'
 import { TickBatch } from '../../src/commands/schedules/tick-batch.js'
 import { Slots } from '../webhooks/slots.js'
+import { SlottedAppends } from './slotted-appends.js'
 import { schedulerFireContext } from './fire-context.js'
 import type { Followed, FollowedSchedules } from './followed-schedules.js'
 
@@ -11,17 +12,30 @@ import type { Followed, FollowedSchedules } from './followed-schedules.js'
 const BATCH_TICKS = 100
 /** A schedule whose tick failed (NATS out of reach) is tried again after this. */
 const RETRY_MS = 1000
+/**
+ * Batches decided at once per atomic batch slot: while some append, the next ones' checks are
+ * under way. With only as many decided as appended, an account's slot was held through its
+ * checks (then a budget read and an identity entry per tick: about as long as the append
+ * itself) and the appends waited on them (a timing probe, ADR 0056).
+ */
+const DECIDING_PER_SLOT = 2
 
 /**
  * Decides the due ticks of the followed schedules, an account at a time (ADR 0051): an
  * account's due schedules share one read of its budget, and their fired ticks are appended
- * together, BATCH_TICKS to an atomic batch. Each batch holds one of the process's batch slots
- * (`concurrency`), handed out across accounts in turn, so that one large account does not
- * hold them all. An account being decided is left out of the passes meanwhile.
+ * together, BATCH_TICKS to an atomic batch. Two bounds, so that the checks of some accounts
+ * run while others append (ADR 0056): `DECIDING_PER_SLOT` × `concurrency` batches are decided
+ * at once (their checks: session, budget), and `concurrency` atomic batches are
+ * appended at once (the process's batch slots), each handed out first come first served
+ * across accounts, so that one large account does not hold them all. An account being decided
+ * is left out of the passes meanwhile.
  */
 export class TickFiring {
   private readonly context: FireContext
-  private readonly slots: Slots
+  /** Batches being decided (their checks, then their append). */
+  private readonly decisions: Slots
+  /** The event store, each append holding one of the atomic batch slots. */
+  private readonly appends: SlottedAppends
   private readonly inFlight = new Set<Promise<void>>()
   /** Accounts whose due ticks are being decided: their next due ones wait for a later pass. */
   private readonly deciding = new Set<string>()
@@ -34,45 +48,49 @@ export class TickFiring {
     concurrency: number,
   ) {
     this.context = schedulerFireContext(infra)
-    this.slots = new Slots(concurrency, 0)
+    this.decisions = new Slots(DECIDING_PER_SLOT * concurrency, 0)
+    this.appends = new SlottedAppends(infra.events, new Slots(concurrency, 0))
   }
 
   /** One pass of the loop: starts deciding every account that has due schedules and is not being decided. */
   fireDue(): void {
     if (this.stopped) return
     const due = this.followed.dueByAccount(this.infra.clock().getTime(), (accountId) => !this.deciding.has(accountId))
-    for (const [accountId, entries] of due) this.startDeciding(accountId, entries)
+    if (due.size === 0) return
+    // The accounts due at one instant share one fence of the spend view (ADR 0056).
+    const budgets = this.infra.budgets.together()
+    for (const [accountId, entries] of due) this.startDeciding(accountId, entries, budgets)
   }
 
   /** No pass starts nor batch takes a slot from now on; resolves once the decisions under way have ended. */
   async stop(): Promise<void> {
     this.stopped = true
-    this.slots.close()
+    this.decisions.close()
     await Promise.allSettled([...this.inFlight])
   }
 
-  private startDeciding(accountId: string, entries: readonly Followed[]): void {
+  private startDeciding(accountId: string, entries: readonly Followed[], budgets: FireContext['budgets']): void {
     this.deciding.add(accountId)
     for (const entry of entries) entry.busy = true
-    const run = this.decideAccount(entries).finally(() => {
+    const run = this.decideAccount(entries, budgets).finally(() => {
       this.deciding.delete(accountId)
       this.inFlight.delete(run)
     })
     this.inFlight.add(run)
   }
 
-  /** An account's due schedules at one instant: one budget view for them all, and their ticks in batches. */
-  private async decideAccount(entries: readonly Followed[]): Promise<void> {
-    const context: FireContext = { ...this.context, budgets: this.infra.budgets.together() }
+  /** An account's due schedules at one instant: one budget read for them all, and their ticks in batches. */
+  private async decideAccount(entries: readonly Followed[], together: FireContext['budgets']): Promise<void> {
+    const context: FireContext = { ...this.context, budgets: together }
     await Promise.all(batchesOf(entries, BATCH_TICKS).map((batch) => this.decideBatch(batch, context)))
   }
 
   /** Up to BATCH_TICKS schedules whose fired ticks go in one atomic batch, once a slot is free; none once stopping. */
   private async decideBatch(entries: readonly Followed[], context: FireContext): Promise<void> {
-    const slot = await this.slots.reserve()
+    const slot = await this.decisions.reserve()
     try {
       if (!slot) return
-      const batch = new TickBatch(this.infra.events, entries.length)
+      const batch = new TickBatch(this.appends, entries.length)
       await Promise.all(entries.map((entry) => this.decideAsMember(batch, entry, context)))
     } finally {
       slot?.release()

@@ -4,7 +4,8 @@ import { BudgetExhaustedError } from '../../src/domain/errors.js'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { Budgets, type SpendDoc, type SpendView } from '../../src/commands/create-task/budget.js'
 import { spendId } from '../../projections/index.js'
-import { anAccount } from '../helpers/mothers.js'
+import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
+import { anAccount, taskCreatedData } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra, testLog } from '../helpers/service.js'
 
@@ -81,12 +82,14 @@ t.test('given a budget for one task reserved by a first task, when the view appl
   t.same(await budgets.monthToDate(account.id, now), { budgetMicros: RESERVATION_MICROS, spentMicros: 0, reservedMicros: RESERVATION_MICROS })
 })
 
-/** A spend view that counts how often it is asked to reach the log's head. */
+/** A spend view that counts how often it is asked to reach the log's head, and the fences it was asked for. */
 class CountingSpendView extends InterleavingSpendView {
   gets = 0
+  readonly fences: number[] = []
 
-  override async get(): Promise<{ doc: SpendDoc | null; caughtUp: boolean }> {
+  override async get(_id?: string, fence = 0): Promise<{ doc: SpendDoc | null; caughtUp: boolean }> {
     this.gets++
+    this.fences.push(fence)
     return super.get()
   }
 }
@@ -109,4 +112,25 @@ t.test('given a budget for two tasks, when three reservations are made together,
   t.type(outcomes[2]?.status === 'rejected' ? outcomes[2].reason : null, BudgetExhaustedError)
   t.equal(view.gets, 1, 'one fence of the spend view for the three')
   t.same(await budgets.monthToDate(account.id, now), { budgetMicros: 2 * RESERVATION_MICROS, spentMicros: 0, reservedMicros: 2 * RESERVATION_MICROS })
+})
+
+t.test('given reservations made together for two accounts, when a task is stored between the first and the second, then both are checked as of one fence, the first one read', async (t) => {
+  const servers = await startServers(t)
+  const infra = await connectTestInfra(t, servers)
+  const [first, second] = [await anAccount(infra, { monthlyBudgetUsd: 1 }), await anAccount(infra, { monthlyBudgetUsd: 1 })]
+  const view = new CountingSpendView()
+  const budgets = new Budgets({ view, spendId, events: infra.events, log: testLog() })
+  const together = budgets.together()
+  const now = new Date()
+  await together.reserve(first.id, randomUUID(), now, RESERVATION_MICROS)
+
+  const drafts: TaskEvent[] = [{ type: 'TaskCreated', data: taskCreatedData(randomUUID(), 'Plan the launch posts', 0) }]
+  const metadata = { correlationId: randomUUID(), causationId: null, keyId: null }
+  await infra.events.append(Task, { accountId: first.id, aggregateId: randomUUID() }, drafts, { expectedVersion: 0, metadata, now })
+  await together.reserve(second.id, randomUUID(), now, RESERVATION_MICROS)
+  await budgets.together().reserve(second.id, randomUUID(), now, RESERVATION_MICROS)
+
+  const [shared, again, apart] = view.fences
+  t.equal(again, shared, "the second account's check waits for the fence read for the first, not for the task stored since")
+  t.ok(apart !== undefined && shared !== undefined && apart > shared, 'reservations not made together read the head anew')
 })

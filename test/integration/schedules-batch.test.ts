@@ -3,7 +3,11 @@ import type { Test } from 'tap'
 import { operator } from '../../src/commands/execute.js'
 import { fireTick, type FireContext, type KnownSchedule } from '../../src/commands/schedules/fire-tick.js'
 import { TickBatch } from '../../src/commands/schedules/tick-batch.js'
-import { Schedule } from '../../src/domain/schedules/schedule.js'
+import { Kvm } from '@nats-io/kv'
+import { Schedule, tickTaskId } from '../../src/domain/schedules/schedule.js'
+import { tickFingerprint } from '../../src/domain/tasks/identity.js'
+import { Task } from '../../src/domain/tasks/task.js'
+import { PendingTasks } from '../../src/infra/nats/pending-tasks.js'
 import type { EventStore } from '../../src/infra/nats/event-store.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { createSchedule, firedOf, scheduleEvents } from '../helpers/schedules.js'
@@ -75,6 +79,22 @@ t.test('given two schedules of one account due at one instant, when their ticks 
     t.equal(fired.length, 1, `schedule ${i} fired once`)
     t.equal(after[i]?.version, fired[0]?.seq, `schedule ${i} known at its ScheduleFired`)
   }
+})
+
+t.test("given a schedule's tick, when it is fired, then its task takes no identical-task entry (a KV write per tick for nothing, ADR 0056)", async (t) => {
+  const { service, caller, known, tick, context } = await twoSchedules(t)
+  const [schedule] = known
+  if (!schedule) throw new Error('a schedule expected')
+
+  await fireTick(context, schedule, tick, operator())
+
+  const taskId = tickTaskId(schedule.key.aggregateId, tick.scheduledFor)
+  const created = (await service.infra.events.load(Task, { accountId: caller.account.id, aggregateId: taskId })).state
+  t.equal(created.status, 'pending', 'the task is created')
+  t.equal(created.status === 'pending' && created.identityRevision, undefined, 'with no entry revision to release')
+  const bucket = await new Kvm(service.infra.js).open('mats_pending_tasks')
+  const entry = await bucket.get(PendingTasks.key(caller.account.id, tickFingerprint(schedule.key.aggregateId, tick.scheduledFor.toISOString())))
+  t.equal(entry, null, 'and no entry in the bucket')
 })
 
 t.test(

@@ -13,6 +13,10 @@ const TICKS = 125
 const SCHEDULES = 4
 
 const scheduledFor = (event: RecordedEvent) => (event.data as { scheduledFor: string }).scheduledFor
+/** SCHEDULER_LEASE_MS's default: a dead scheduler's partitions are taken over after it. */
+const LEASE_MS = 5000
+/** Past the lease, for the survivors' next renewal, the takeover's reads and the decision, on a loaded machine. */
+const TAKEOVER_SLACK_MS = 25_000
 
 t.test(
   `given three scheduler processes, the one firing killed with SIGKILL mid-run, when ${SCHEDULES} 1s schedules tick ${TICKS} times in all, then each tick creates exactly one task, attempted about once`,
@@ -37,6 +41,7 @@ t.test(
     const survivors = schedulers.filter((scheduler) => scheduler !== doomed)
     if (!doomed) throw new Error(`no scheduler holds the schedules' partition (holder pid ${holder})`)
     const decidedBeforeKill = new Map(await Promise.all(schedules.map(async ({ id }) => [id, (await decisionsOf(id)).map(scheduledFor).sort()] as const)))
+    const killedAt = Date.now()
     doomed.kill('SIGKILL')
     await exited(doomed)
     await until(`${TICKS} ticks fired`, async () => (await firedInAll()) >= TICKS, 300_000, 500)
@@ -48,6 +53,7 @@ t.test(
     const created = (await streamEvents(service.infra, 'MATS_TASKS')).filter((event) => event.type === 'TaskCreated')
     const logs = outputs.map((output) => output.text()).join('\n')
     let firedTotal = 0
+    let latestAfterKill = 0
     let beforeKill = 0
     let refusedBeforeKill = 0
     for (const { id } of schedules) {
@@ -76,11 +82,16 @@ t.test(
       )
       firedTotal += firedTicks.length
 
+      // How late the ticks due once the scheduler was dead were decided (the decision's time against the tick's).
+      for (const event of decisions.filter((event) => Date.parse(scheduledFor(event)) > killedAt)) {
+        latestAfterKill = Math.max(latestAfterKill, Date.parse(event.occurredAt) - Date.parse(scheduledFor(event)))
+      }
       const before = new Set(decidedBeforeKill.get(id))
       beforeKill += before.size
       refusedBeforeKill += refusedTicks(logs, id).filter((tick) => before.has(tick)).length
     }
     t.ok(firedTotal >= TICKS, `${firedTotal} ticks fired in all`)
+    t.ok(latestAfterKill <= LEASE_MS + TAKEOVER_SLACK_MS, `the ticks due after the kill decided at most ${latestAfterKill} ms late (the lease ${LEASE_MS} ms, then the takeover)`)
 
     // With a lease per partition one scheduler attempts each tick: the guard refuses only the attempts of a takeover.
     const attemptsPerTick = (beforeKill + refusedBeforeKill) / beforeKill

@@ -1429,7 +1429,7 @@ export interface components {
                 fingerprint: string;
                 /** @description For a delegated task, the supervisor task it is part of; else null. */
                 parentTaskId: string | null;
-                /** @description Internal: the revision of the task's identical-task entry (KV bucket mats_pending_tasks) its creation took, so that its claim or cancellation removes exactly that entry without reading it first. */
+                /** @description Internal: the revision of the task's identical-task entry (KV bucket mats_pending_tasks) its creation took, so that its claim or cancellation removes exactly that entry without reading it first. Absent on a schedule's task: it takes no entry (no other task has its tick's fingerprint). */
                 identityRevision?: number;
                 /**
                  * Format: uuid

@@ -5,6 +5,7 @@ import { formatUsd } from '../../domain/money.js'
 import type { RecordedEvent } from '../../domain/message.js'
 import { billingMonth } from '../../domain/tasks/identity.js'
 import { EventStoreUnavailableError, type EventStore } from '../../infra/nats/event-store.js'
+import { Grants } from './grants.js'
 
 /** How long a check waits for this process's view of spend to reach the end of the task stream. */
 const CATCH_UP_MS = 2000
@@ -58,13 +59,13 @@ export interface BudgetDeps {
  */
 export class Budgets {
   private readonly view: SpendView
-  /** Reservations granted here whose TaskCreated the view has not applied yet, by task id. */
-  private readonly granted = new Map<string, { readonly docId: string; readonly micros: number }>()
+  /** Reservations granted here whose TaskCreated the view has not applied yet. */
+  private readonly granted = new Grants()
 
   constructor(private readonly deps: BudgetDeps) {
     this.view = deps.view
     this.view.onApplied((event) => {
-      if (event.type === 'TaskCreated') this.granted.delete(event.aggregateId)
+      if (event.type === 'TaskCreated') this.granted.remove(event.aggregateId)
     })
   }
 
@@ -85,19 +86,31 @@ export class Budgets {
 
   /**
    * Reservations made together (a scheduler's ticks due at one instant, ADR 0051): the first
-   * of an account (and month) reads the account and waits for the view to reach the log's head;
-   * the others reuse that read. Each still reserves in its own synchronous turn against the
-   * view's document now and every grant of this process, so they never overshoot together;
-   * what they may miss is spend appended by other processes after the shared fence.
+   * of an account (and month) reads the account and waits for the view to reach the fence; the
+   * others reuse that read. The fence is one for them all, every account's: the task stream's
+   * head as the first reservation read it (ADR 0056), so that the view is waited for once, not
+   * again behind each account's batch appended meanwhile. Each still reserves in its own
+   * synchronous turn against the view's document now and every grant of this process, so they
+   * never overshoot together; what they may miss is spend appended by other processes after the
+   * shared fence.
    */
   together(): Pick<Budgets, 'reserve' | 'release'> {
     const reads = new Map<string, Promise<AsOfLog>>()
+    let fence: Promise<number> | null = null
+    const sharedFence = () => {
+      const read = fence ?? this.deps.events.head('task')
+      fence = read
+      // A failed read is not kept: the next reservation reads again.
+      read.catch(() => {
+        if (fence === read) fence = null
+      })
+      return read
+    }
     return {
       reserve: async (accountId, taskId, now, micros, checkBy) => {
         const key = `${accountId}@${billingMonth(now)}`
-        const read = reads.get(key) ?? this.asOfLog(accountId, now, checkBy)
+        const read = reads.get(key) ?? this.asOfLog(accountId, now, checkBy, sharedFence)
         reads.set(key, read)
-        // A failed read is not kept: the next reservation reads again.
         read.catch(() => {
           if (reads.get(key) === read) reads.delete(key)
         })
@@ -113,13 +126,13 @@ export class Budgets {
     if (spentMicros + reservedMicros >= budgetMicros) {
       throw new BudgetExhaustedError(`monthly budget exhausted: ${formatUsd(spentMicros + reservedMicros)} of ${formatUsd(budgetMicros)} spent or reserved this month (UTC)`)
     }
-    this.granted.set(taskId, { docId: known.docId, micros })
+    this.granted.add(taskId, known.docId, micros)
   }
 
-  /** The account's budget and its spend document as of the task stream's end when asked. */
-  private async asOfLog(accountId: string, now: Date, checkBy?: number): Promise<AsOfLog> {
+  /** The account's budget and its spend document as of the task stream's end when asked (or as of `fenceOf`). */
+  private async asOfLog(accountId: string, now: Date, checkBy?: number, fenceOf = () => this.deps.events.head('task')): Promise<AsOfLog> {
     const docId = this.deps.spendId(accountId, billingMonth(now))
-    const [account, fence] = await Promise.all([this.deps.events.load(Account, { accountId, aggregateId: accountId }), this.deps.events.head('task')])
+    const [account, fence] = await Promise.all([this.deps.events.load(Account, { accountId, aggregateId: accountId }), fenceOf()])
     if (account.state.status !== 'active') throw new NotFoundError('account not found')
     const waitMs = checkBy === undefined ? CATCH_UP_MS : Math.max(0, Math.min(CATCH_UP_MS, checkBy - Date.now()))
     const { doc, caughtUp } = await this.view.get(docId, fence, waitMs)
@@ -140,14 +153,12 @@ export class Budgets {
   }
 
   private withGrants({ docId, budgetMicros, doc }: AsOfLog): MonthToDate {
-    let grantedMicros = 0
-    for (const grant of this.granted.values()) if (grant.docId === docId) grantedMicros += grant.micros
-    return { budgetMicros, spentMicros: doc?.spentMicros ?? 0, reservedMicros: (doc?.reservedMicros ?? 0) + grantedMicros }
+    return { budgetMicros, spentMicros: doc?.spentMicros ?? 0, reservedMicros: (doc?.reservedMicros ?? 0) + this.granted.micros(docId) }
   }
 
   /** Gives back a reservation whose task was not created after all. */
   release(taskId: string): void {
-    this.granted.delete(taskId)
+    this.granted.remove(taskId)
   }
 
   stop(): void {

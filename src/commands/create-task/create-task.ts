@@ -57,17 +57,19 @@ export async function createChecked(
   const fingerprint = input.tick ? tickFingerprint(input.tick.scheduleId, input.tick.scheduledFor) : taskFingerprint(input.sessionId, input.agentType, input.instruction)
   const lock = PendingTasks.key(accountId, fingerprint)
   // The three checks at once: a POST waits for the slowest, not for their sum. A refusal
-  // is the first in this order (404, 402, 409), whatever answered first.
+  // is the first in this order (404, 402, 409), whatever answered first. A tick's task takes no
+  // identity entry (ADR 0056): no other task has its tick's fingerprint, and the schedule's
+  // guard stores the tick once; the entry was a KV write per tick for nothing.
   const checks = await Promise.allSettled([
     requireSession(infra, accountId, input.sessionId),
     infra.budgets.reserve(accountId, input.taskId, now, reservedMicros, appendBy),
-    acquireIdentity(infra, accountId, lock, input.taskId),
+    input.tick ? Promise.resolve(undefined) : acquireIdentity(infra, accountId, lock, input.taskId),
   ])
   const refused = checks.find((check) => check.status === 'rejected')
   const identity = checks[2]
   if (refused || identity.status === 'rejected') {
     infra.budgets.release(input.taskId)
-    if (identity.status === 'fulfilled') releaseIdentity(infra, lock, input.taskId, identity.value)
+    if (identity.status === 'fulfilled') releaseTaken(infra, lock, input.taskId, identity.value)
     throw refused?.reason
   }
   try {
@@ -80,7 +82,7 @@ export async function createChecked(
       title: input.title,
       priority: input.priority,
       fingerprint,
-      identityRevision: identity.value,
+      ...(identity.value === undefined ? {} : { identityRevision: identity.value }),
       parentTaskId: input.parentTaskId ?? null,
       billingMonth: billingMonth(now),
       reservedMicros,
@@ -96,9 +98,14 @@ export async function createChecked(
       throw err
     }
     infra.budgets.release(input.taskId)
-    releaseIdentity(infra, lock, input.taskId, identity.value)
+    releaseTaken(infra, lock, input.taskId, identity.value)
     throw err
   }
+}
+
+/** Removes the identity entry the creation took, if it took one. */
+function releaseTaken(infra: CreateTaskContext, lock: string, taskId: string, revision: number | undefined): void {
+  if (revision !== undefined) releaseIdentity(infra, lock, taskId, revision)
 }
 
 /**
@@ -106,13 +113,13 @@ export async function createChecked(
  * identical brief sent again is a 409 naming it, not a second task) and its reservation
  * until the log says it was not stored.
  */
-function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string, identityRevision: number): void {
+function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string, identityRevision: number | undefined): void {
   void err.settled.then((settled) => {
     infra.log.info({ taskId: input.taskId, settled }, 'a task creation answered 503 is settled')
     if (settled === 'stored') return infra.metrics.taskCreated(input.agentType)
     infra.budgets.release(input.taskId)
     // Unknown: the entry is cleared by the next identical brief once its grace has passed.
-    if (settled === 'not-stored') releaseIdentity(infra, lock, input.taskId, identityRevision)
+    if (settled === 'not-stored') releaseTaken(infra, lock, input.taskId, identityRevision)
   })
 }
 

@@ -37,12 +37,12 @@ export const TaskCreatedData = Type.Object({
   priority: Type.Enum([...PRIORITIES]),
   fingerprint: Sha256Hex("SHA-256 of session, agent and normalized instruction; identical briefs share it. A schedule's task has its tick's (schedule and scheduledFor)."),
   parentTaskId: Nullable(Type.String({ format: 'uuid' }), { description: 'For a delegated task, the supervisor task it is part of; else null.' }),
-  // Optional in v1 for good: absent on tasks created before it was recorded (ADR 0050).
+  // Optional in v1 for good: absent on tasks created before it was recorded (ADR 0050), and on a schedule's tasks, which take no entry (ADR 0056).
   identityRevision: Type.Optional(
     Type.Integer({
       minimum: 1,
       description:
-        "Internal: the revision of the task's identical-task entry (KV bucket mats_pending_tasks) its creation took, so that its claim or cancellation removes exactly that entry without reading it first.",
+        "Internal: the revision of the task's identical-task entry (KV bucket mats_pending_tasks) its creation took, so that its claim or cancellation removes exactly that entry without reading it first. Absent on a schedule's task: it takes no entry (no other task has its tick's fingerprint).",
     }),
   ),
   // Optional in v1 for good: written only on a re-run (POST /v1/tasks/{taskId}/rerun).
