@@ -1,13 +1,12 @@
 // Issue 22, target 5: what waiting clients cost one API process. WAITS concurrent POST /v1/tasks
 // with waitSeconds=60 and STREAMS open Server-Sent Event streams (half per task, half account
-// feeds) against one API process of its own (a child process, so that its memory is its own);
-// the bench then ends every task in the log itself and measures how long after that each answer
-// and each stream's TaskCompleted arrive. Prints the API process's memory per open client, the
-// p50/p99 of those latencies, and the consumers left on the server once the clients went.
-//   node --import tsx bench/capacity/waiting-clients.ts   WAITS=2000 STREAMS=2000 ACCOUNTS=20
-import { fork, type ChildProcess } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+// feeds) against one API process of its own (waiting-clients-api.ts: a child, so that its memory
+// is its own); the bench then ends every task in the log itself and measures how long after the
+// tasks projection stored each end its answer and each stream's TaskCompleted arrive. Prints the
+// API process's live memory per open client (after a forced GC), the p50/p99 of those latencies,
+// and what is left in the process and on the server once the clients went.
+//   WAITS=2000 STREAMS=2000 ACCOUNTS=20 TARGETS=waiting-clients npm run bench:capacity
+//   HEAP_SNAPSHOTS=/tmp/snaps also writes the API's heap snapshots, idle and with every client open.
 import pino from 'pino'
 import { connectApp, type AppContext } from '../../src/app-context.js'
 import { createAccount } from '../../src/commands/create-account/create-account.js'
@@ -18,8 +17,10 @@ import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
 import { LogReader } from '../../src/infra/nats/log-reader.js'
 import { accountSubjects } from '../../src/infra/nats/subjects.js'
 import { liveEventConsumers } from '../../src/queries/live-tap.js'
-import { benchServers, benchService } from '../harness.js'
+import { benchServers } from '../harness.js'
 import { percentile } from '../stats.js'
+import { epochMs, startApi, type ApiProcess, type ApiState } from './waiting-clients-api.js'
+import { aggregateOf, Failures, paced, readFrames } from './waiting-clients-clients.js'
 
 const API_ENV = {
   SSE_MAX_STREAMS_PER_ACCOUNT: '100000',
@@ -28,25 +29,13 @@ const API_ENV = {
   LIVE_EVENTS_IDLE_MS: '1000',
   TASK_EVENTS_HEARTBEAT_MS: '15000',
 }
+/** Connections opened at once: below node's listen backlog (511), so that no SYN is dropped. */
+const OPENING = 64
 
 interface Caller {
   readonly accountId: string
   readonly headers: Record<string, string>
   readonly sessionId: string
-}
-
-/** The API process: a child of its own, answering its URL once it listens. */
-function startApi(natsUrl: string, mongoUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--api', natsUrl, mongoUrl], { execArgv: ['--import', 'tsx'] })
-  return new Promise((resolve, reject) => {
-    child.once('message', (url) => resolve({ child, url: String(url) }))
-    child.once('exit', (code) => reject(new Error(`the API process exited with ${code}`)))
-  })
-}
-
-async function rssKiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
 }
 
 async function aCaller(ctx: AppContext, url: string): Promise<Caller> {
@@ -68,7 +57,8 @@ function post(url: string, caller: Caller, body: Record<string, unknown>): Promi
 /** A POST sent again after Retry-After (1 s without one) on a 503 (a starved machine, ADR 0035), as the spec asks clients. */
 async function postRetried(url: string, headers: Record<string, string>, payload: string): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(url, { method: 'POST', headers, body: payload })
+    // Connection: close, so that an answered client leaves nothing open (the API's handles are counted once the clients went).
+    const res = await fetch(url, { method: 'POST', headers: { ...headers, connection: 'close' }, body: payload })
     // A 503's try may still hold its Idempotency-Key: the next try is told to wait for it (409 idempotency_key_in_flight).
     const inFlight = res.status === 409 && (await res.clone().text()).includes('idempotency_key_in_flight')
     if ((res.status !== 503 && !inFlight) || attempt === 10) return res
@@ -84,43 +74,17 @@ async function aTaskId(url: string, caller: Caller): Promise<string> {
   return body.task.id
 }
 
-/** Reads an SSE response until `done(frame)` says so; answers when that frame arrived (ms, performance.now), NaN if the stream ended first. */
-async function readSse(res: Response, done: (frame: string) => boolean, signal: AbortSignal): Promise<number> {
-  const reader = res.body?.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  try {
-    for (;;) {
-      const chunk = await reader?.read()
-      if (!chunk || chunk.done) return Number.NaN
-      buffer += decoder.decode(chunk.value, { stream: true })
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const frame = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        if (done(frame)) return performance.now()
-      }
-    }
-  } catch (err) {
-    if (signal.aborted) return Number.NaN
-    throw err
-  }
-}
-
 /** Every TaskCreated of the account in the log: the bench's tasks to end. */
-async function createdTasks(ctx: AppContext, accountId: string): Promise<{ taskId: string; seq: number }[]> {
+async function createdTasks(ctx: AppContext, accountId: string): Promise<{ accountId: string; taskId: string; seq: number }[]> {
   const { events } = await new LogReader(ctx.jsm).read('MATS_TASKS', accountSubjects('task', accountId), 1)
-  return events.filter((e) => e.type === 'TaskCreated').map((e) => ({ taskId: e.aggregateId, seq: e.seq }))
+  return events.filter((e) => e.type === 'TaskCreated').map((e) => ({ accountId, taskId: e.aggregateId, seq: e.seq }))
 }
 
-async function liveConsumers(ctx: AppContext): Promise<number> {
-  return (await liveEventConsumers(ctx.jsm)).length
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 300_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 100))) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
 }
 
-/** Ends the task in the log (started, completed) as a worker would; answers when the end was stored (performance.now). */
+/** Ends the task in the log (started, completed) as a worker would; answers when the end was stored (epoch ms). */
 async function endTask(ctx: AppContext, accountId: string, taskId: string, createdSeq: number): Promise<number> {
   const metadata = { correlationId: crypto.randomUUID(), causationId: null, keyId: null }
   const billing = { billingMonth: new Date().toISOString().slice(0, 7), reservedMicros: 10_000 }
@@ -130,108 +94,185 @@ async function endTask(ctx: AppContext, accountId: string, taskId: string, creat
     { type: 'TaskCompleted', data: { ...completed, agentType: 'growth-marketer' } },
   ]
   await ctx.events.append(Task, { accountId, aggregateId: taskId }, drafts, { expectedVersion: createdSeq, metadata, now: new Date() })
-  return performance.now()
+  return epochMs()
+}
+
+/** The answers' and frames' arrival times, by task. */
+interface Arrivals {
+  readonly waits: Map<string, number>
+  readonly streams: Map<string, number>
+  readonly feeds: Map<string, number[]>
 }
 
 export async function main(): Promise<void> {
   const WAITS = Number(process.env.WAITS ?? 2000)
   const STREAMS = Number(process.env.STREAMS ?? 2000)
   const ACCOUNTS = Number(process.env.ACCOUNTS ?? 20)
+  const snapshots = process.env.HEAP_SNAPSHOTS
   const servers = await benchServers()
-  const api = await startApi(servers.natsUrl, servers.mongoUrl)
+  const api = await startApi(servers.natsUrl, servers.mongoUrl, API_ENV)
   const ctx = await connectApp(loadConfig({ NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }))
+  const failures = new Failures()
+  const closing = new AbortController()
   try {
     const callers: Caller[] = []
     for (let i = 0; i < ACCOUNTS; i++) callers.push(await aCaller(ctx, api.url))
     const of = (i: number) => callers[i % ACCOUNTS] as Caller
-    // Warm up: one task, one wait and one stream, so that what a process opens once is open before measuring.
+    const open = (path: string, caller: Caller) => fetch(`${api.url}${path}`, { headers: { ...caller.headers, accept: 'text/event-stream' }, signal: closing.signal })
+    // Warm up: a wait, a task stream and an account feed, so that what a process opens once is open before measuring.
     await (await post(api.url, of(0), { waitSeconds: 1 })).text()
-    const idleKiB = await rssKiB(api.child.pid ?? 0)
+    const [warm] = await createdTasks(ctx, of(0).accountId)
+    if (warm) await endTask(ctx, warm.accountId, warm.taskId, warm.seq)
+    // Its task ended: the stream sends its history and ends.
+    await (await open(`/v1/tasks/${warm?.taskId}/events`, of(0))).text()
+    await (await open('/v1/events', of(0))).body?.cancel()
+    await until('the warm-up to leave the hub, and its consumer to go', async () => {
+      const s = await api.state(false)
+      return s.liveReaders === 0 && !s.consuming
+    })
+    const idle = await api.state()
+    if (snapshots) await api.snapshot(`${snapshots}/idle.heapsnapshot`)
 
     const taskStreams = Math.floor(STREAMS / 2)
-    const followed = await Promise.all(Array.from({ length: taskStreams }, (_, i) => aTaskId(api.url, of(i))))
-    const closing = new AbortController()
-    const open = (path: string, caller: Caller) => fetch(`${api.url}${path}`, { headers: { ...caller.headers, accept: 'text/event-stream' }, signal: closing.signal })
-    const perTask = await Promise.all(followed.map((id, i) => open(`/v1/tasks/${id}/events`, of(i))))
-    const feeds = await Promise.all(Array.from({ length: STREAMS - taskStreams }, (_, i) => open('/v1/events', of(i))))
-    const waitStart = performance.now()
-    const waits = Array.from({ length: WAITS }, async (_, i) => {
-      const res = await post(api.url, of(i), { waitSeconds: 60 })
-      const body = (await res.json()) as { task?: { id: string; status: string } }
-      return { at: performance.now(), taskId: body.task?.id ?? '', status: body.task?.status ?? `${res.status}` }
-    })
-    // The warm-up's task, the followed ones and the waited ones.
-    const expected = 1 + followed.length + WAITS
-    let stored = 0
-    await until(`every task to be stored (${expected})`, async () => {
-      stored = (await Promise.all(callers.map((c) => createdTasks(ctx, c.accountId)))).flat().length
-      return stored >= expected
-    }).catch((err: unknown) => {
-      throw new Error(`${stored} stored: ${err}`)
-    })
-    await new Promise((r) => setTimeout(r, 2000))
-    const openKiB = await rssKiB(api.child.pid ?? 0)
-    const consumersOpen = await liveConsumers(ctx)
+    const followed = await paced(taskStreams, OPENING, (i) => aTaskId(api.url, of(i)))
+    const perTask = await paced(taskStreams, OPENING, (i) => open(`/v1/tasks/${followed[i]}/events`, of(i)))
+    const feeds = await paced(STREAMS - taskStreams, OPENING, (i) => open('/v1/events', of(i)))
+    // Each wait joins the hub once its task is stored: the next ones are sent once those are held, OPENING at a time.
+    const waits: Promise<{ taskId: string; status: string; at: number }>[] = []
+    for (let i = 0; i < WAITS; i += OPENING) {
+      for (let j = i; j < Math.min(WAITS, i + OPENING); j++) waits.push(aWait(api, of(j), failures))
+      const held = STREAMS + waits.length
+      await until(`${held} clients to be held`, async () => (await api.state(false)).liveReaders >= held || api.exit() !== null)
+      if (api.exit() !== null) throw new Error(`the API process exited (${api.exit()}) with ${held} clients opening`)
+    }
+    const clients = WAITS + STREAMS
+    const held = await api.state()
+    const consumersOpen = (await liveEventConsumers(ctx.jsm)).length
+    if (snapshots) await api.snapshot(`${snapshots}/open.heapsnapshot`)
 
-    const streamEnds = perTask.map((res) => readSse(res, (f) => f.includes('event: TaskCompleted'), closing.signal))
-    const endedAt = new Map<string, number>()
-    const feedSeen = new Map<string, number[]>()
-    const feedReads = feeds.map((res) =>
-      readSse(
+    const arrivals: Arrivals = { waits: new Map(), streams: new Map(), feeds: new Map() }
+    const streamReads = perTask.map((res, i) =>
+      readFrames(
         res,
-        (f) => {
-          const id = /"aggregateId":"([^"]+)"/.exec(f)?.[1]
-          if (id && f.includes('event: TaskCompleted')) feedSeen.set(id, [...(feedSeen.get(id) ?? []), performance.now()])
+        ['TaskCompleted'],
+        (_, at) => {
+          arrivals.streams.set(followed[i] ?? '', at)
+          return true
+        },
+        closing.signal,
+      ).catch((err: unknown) => failures.of(err)),
+    )
+    const feedReads = feeds.map((res) =>
+      readFrames(
+        res,
+        ['TaskCompleted'],
+        (frame, at) => {
+          const id = aggregateOf(frame)
+          if (id) arrivals.feeds.set(id, [...(arrivals.feeds.get(id) ?? []), at])
           return false
         },
         closing.signal,
-      ),
+      ).catch((err: unknown) => failures.of(err)),
     )
-    for (const caller of callers) {
-      const tasks = await createdTasks(ctx, caller.accountId)
-      for (let i = 0; i < tasks.length; i += 16) {
-        await Promise.all(tasks.slice(i, i + 16).map(async ({ taskId, seq }) => endedAt.set(taskId, await endTask(ctx, caller.accountId, taskId, seq).catch(() => Number.NaN))))
-      }
-    }
-    const answers = await Promise.all(waits)
-    const streamAt = await Promise.all(streamEnds)
+    const storedAt = new Map<string, number>()
+    const tasks = (await Promise.all(callers.map((c) => createdTasks(ctx, c.accountId)))).flat().filter((t) => t.taskId !== warm?.taskId)
+    await paced(tasks.length, 16, async (i) => {
+      const { accountId, taskId, seq } = tasks[i] ?? { accountId: '', taskId: '', seq: 0 }
+      storedAt.set(taskId, await endTask(ctx, accountId, taskId, seq).catch(() => Number.NaN))
+    })
+    for (const answer of await Promise.all(waits)) if (answer.status === 'completed') arrivals.waits.set(answer.taskId, answer.at)
+    await Promise.all(streamReads)
+    await until('every end to be projected', () => tasks.every((t) => api.projectedAt.has(t.taskId)), 60_000).catch(() => undefined)
     closing.abort()
     await Promise.allSettled(feedReads)
 
-    const waitLatency = answers.filter((a) => a.status === 'completed').map((a) => a.at - (endedAt.get(a.taskId) ?? Number.NaN))
-    const streamLatency = streamAt.map((at, i) => at - (endedAt.get(followed[i] ?? '') ?? Number.NaN)).filter(Number.isFinite)
-    const feedLatency = [...feedSeen].flatMap(([id, ats]) => ats.map((at) => at - (endedAt.get(id) ?? Number.NaN))).filter(Number.isFinite)
-    await until('the shared consumer to go once the clients went', async () => (await liveConsumers(ctx)) === 0, 30_000).catch(() => undefined)
-    const left = await liveConsumers(ctx)
-
-    const clients = WAITS + STREAMS
-    const ms = (v: number) => `${v.toFixed(1)} ms`
-    const line = (label: string, values: number[]) =>
-      console.log(`  ${label.padEnd(28)} n=${String(values.length).padStart(5)}  p50 ${ms(percentile(values, 50))}  p99 ${ms(percentile(values, 99))}  max ${ms(Math.max(...values))}`)
-    console.log(`waiting clients against one API process: ${WAITS} waitSeconds=60 POSTs, ${taskStreams} task streams, ${STREAMS - taskStreams} account feeds, ${ACCOUNTS} accounts`)
-    console.log(
-      `  answers: ${answers.filter((a) => a.status === 'completed').length} of ${WAITS} completed (the rest: ${[...new Set(answers.filter((a) => a.status !== 'completed').map((a) => a.status))].join(', ') || 'none'}); all held after ${ms(performance.now() - waitStart)}`,
-    )
-    console.log(
-      `  API process RSS: ${(idleKiB / 1024).toFixed(1)} MiB idle, ${(openKiB / 1024).toFixed(1)} MiB with ${clients} open: ${((openKiB - idleKiB) / clients).toFixed(1)} KiB per open client (target ≤ 20)`,
-    )
-    console.log(`  live consumers on the server: ${consumersOpen} while ${clients} clients were open, ${left} after they went (target: 1, 0)`)
-    console.log('  after the end was stored (target p99 ≤ 100 ms after its projection; measured from the append, before it):')
-    line('waitSeconds answer', waitLatency)
-    line('task stream TaskCompleted', streamLatency)
-    line('account feed TaskCompleted', feedLatency)
+    await until(
+      'every client to leave the hub, and its consumer to go',
+      async () => {
+        const s = await api.state(false)
+        return s.liveReaders === 0 && !s.consuming
+      },
+      30_000,
+    ).catch(() => undefined)
+    const after = await api.state()
+    const left = (await liveEventConsumers(ctx.jsm)).length
+    report({ WAITS, STREAMS, ACCOUNTS, taskStreams, clients }, { idle, held, after }, { consumersOpen, left }, arrivals, storedAt, api.projectedAt, failures)
   } finally {
-    api.child.kill('SIGTERM')
+    closing.abort()
+    // The API first, then the servers: stopped under it, it would fail on its way out (ECONNREFUSED from NATS or MongoDB).
+    await api.stop()
     await ctx.close()
     await servers.stop()
   }
 }
 
-if (process.argv.includes('--api')) {
-  const [natsUrl = '', mongoUrl = ''] = process.argv.slice(process.argv.indexOf('--api') + 1)
-  const service = await benchService(natsUrl, mongoUrl, API_ENV, ['api', 'projector'])
-  process.send?.(service.url)
-  process.once('SIGTERM', () => void service.stop().then(() => process.exit(0)))
-} else if (import.meta.url === `file://${process.argv[1]}`) {
-  await main()
+/** One waitSeconds=60 POST; a failure is counted by its cause, never thrown (an unhandled rejection would end the bench with it). */
+async function aWait(api: ApiProcess, caller: Caller, failures: Failures): Promise<{ taskId: string; status: string; at: number }> {
+  try {
+    const res = await post(api.url, caller, { waitSeconds: 60 })
+    const body = (await res.json()) as { task?: { id: string; status: string } }
+    const at = epochMs()
+    if (body.task?.status !== 'completed') failures.add(`wait answered ${body.task?.status ?? res.status}`)
+    return { taskId: body.task?.id ?? '', status: body.task?.status ?? `${res.status}`, at }
+  } catch (err) {
+    return { taskId: '', status: failures.of(err), at: Number.NaN }
+  }
 }
+
+interface Sizes {
+  readonly WAITS: number
+  readonly STREAMS: number
+  readonly ACCOUNTS: number
+  readonly taskStreams: number
+  readonly clients: number
+}
+
+function report(
+  sizes: Sizes,
+  states: { idle: ApiState; held: ApiState; after: ApiState },
+  consumers: { consumersOpen: number; left: number },
+  arrivals: Arrivals,
+  storedAt: ReadonlyMap<string, number>,
+  projectedAt: ReadonlyMap<string, number>,
+  failures: Failures,
+): void {
+  const { idle, held, after } = states
+  const kib = (bytes: number) => `${(bytes / 1024 / sizes.clients).toFixed(1)} KiB`
+  const ms = (v: number) => `${v.toFixed(1)} ms`
+  const since = (from: ReadonlyMap<string, number>, arrived: [string, number][]) => arrived.map(([id, at]) => at - (from.get(id) ?? Number.NaN)).filter(Number.isFinite)
+  const line = (label: string, arrived: [string, number][]) => {
+    for (const [from, name] of [
+      [projectedAt, 'projected'],
+      [storedAt, 'stored'],
+    ] as const) {
+      const values = since(from, arrived)
+      console.log(
+        `  ${label.padEnd(28)} after ${name.padEnd(9)} n=${String(values.length).padStart(5)}  p50 ${ms(percentile(values, 50))}  p99 ${ms(percentile(values, 99))}  max ${ms(Math.max(...values))}`,
+      )
+    }
+  }
+  const projectionLag = [...projectedAt].map(([id, at]) => at - (storedAt.get(id) ?? Number.NaN)).filter(Number.isFinite)
+  const resources = (s: ApiState) =>
+    Object.entries(s.resources)
+      .map(([kind, n]) => `${n} ${kind}`)
+      .join(', ')
+  console.log(
+    `waiting clients against one API process: ${sizes.WAITS} waitSeconds=60 POSTs, ${sizes.taskStreams} task streams, ${sizes.STREAMS - sizes.taskStreams} account feeds, ${sizes.ACCOUNTS} accounts`,
+  )
+  console.log(`  answers: ${arrivals.waits.size} of ${sizes.WAITS} completed; task streams: ${arrivals.streams.size} of ${sizes.taskStreams} saw TaskCompleted; failures: ${failures}`)
+  console.log(
+    `  API process after a forced GC, per open client: ${kib(held.heapUsedBytes + held.externalBytes - idle.heapUsedBytes - idle.externalBytes)} of JS heap and external memory, ${kib(held.rssBytes - idle.rssBytes)} of RSS (target ≤ 20 KiB); ${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB RSS idle, ${(held.rssBytes / 2 ** 20).toFixed(1)} MiB with ${sizes.clients} open`,
+  )
+  console.log(`  live consumers on the server: ${consumers.consumersOpen} while ${sizes.clients} clients were open, ${consumers.left} after they went (target: 1, 0)`)
+  console.log(`  left in the API process: ${after.liveReaders} live readers, handles ${resources(after)} (idle before: ${resources(idle)})`)
+  console.log(`  the tasks projection stored each end p50 ${ms(percentile(projectionLag, 50))} / p99 ${ms(percentile(projectionLag, 99))} after the log did`)
+  console.log('  arrival after the end was projected (target p99 ≤ 100 ms) and after it was stored:')
+  line('waitSeconds answer', [...arrivals.waits])
+  line('task stream TaskCompleted', [...arrivals.streams])
+  line(
+    'account feed TaskCompleted',
+    [...arrivals.feeds].flatMap(([id, ats]) => ats.map((at): [string, number] => [id, at])),
+  )
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main()

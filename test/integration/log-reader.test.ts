@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { type DirectBatchOptions, jetstream, jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import t from 'tap'
-import { startNats } from '../../src/infra/local/servers.js'
+import { freePort, startNats } from '../../src/infra/local/servers.js'
 import { LogReader } from '../../src/infra/nats/log-reader.js'
 
 /**
@@ -14,7 +14,9 @@ import { LogReader } from '../../src/infra/nats/log-reader.js'
  */
 
 const dir = await mkdtemp(join(tmpdir(), 'mats-log-reader-'))
-const nats = await startNats({ dataDir: join(dir, 'nats') })
+// Its monitoring port tells what the server holds for the reader's connection (GET /connz).
+const monitor = `127.0.0.1:${await freePort()}`
+const nats = await startNats({ dataDir: join(dir, 'nats'), config: `http: "${monitor}"` })
 const nc = await connect({ servers: nats.url })
 t.teardown(async () => {
   await nc.close()
@@ -71,4 +73,25 @@ t.test('given nothing on a filter, when read, then nothing, in one request', asy
   t.equal(read.lastSeq, 0)
   t.same(read.events, [])
   t.same(asked, [1])
+})
+
+/** The subscriptions nats-server holds for its clients (the reader's connection alone), once what the client sent has reached it. */
+async function subscriptionsOnServer(): Promise<number> {
+  await nc.flush()
+  const res = await fetch(`http://${monitor}/connz`)
+  const { connections } = (await res.json()) as { connections: { subscriptions: number }[] }
+  return connections.reduce((sum, c) => sum + c.subscriptions, 0)
+}
+
+t.test('given 20 rounds of reads (a short aggregate, 600 messages, an empty filter), when they are over, then they left no subscription on the server', async (t) => {
+  // Given
+  const before = await subscriptionsOnServer()
+
+  // When
+  for (let round = 0; round < 20; round++) {
+    await Promise.all([reader.read('LOG', 'log.early.*', 1), reader.read('LOG', 'log.long.*', 1), reader.read('LOG', 'log.absent.*', 1)])
+  }
+
+  // Then: each direct batch has a reply inbox of its own; nats.js's iterator form left it subscribed until its 5 s timeout.
+  t.equal(await subscriptionsOnServer(), before, `as many subscriptions as before the reads (${before})`)
 })

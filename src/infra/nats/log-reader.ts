@@ -1,6 +1,7 @@
 import { JetStreamApiCodes, JetStreamApiError, JetStreamError, type JetStreamManager, type StoredMsg } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../../domain/message.js'
 import { tryDecodeEvent, UndecodableMessageError } from './decode.js'
+import { directBatch } from './direct-batch.js'
 import { EventStoreUnavailableError } from './event-store-errors.js'
 
 const BATCH = 256
@@ -109,10 +110,7 @@ export class LogReader {
 
   private async directBatch(stream: string, filter: string, seq: number, batch: number): Promise<StoredMsg[]> {
     try {
-      const iterator = await this.jsm.direct.getBatch(stream, { seq, next_by_subj: filter, batch })
-      const messages: StoredMsg[] = []
-      for await (const msg of iterator) messages.push(msg)
-      return messages
+      return await directBatch(this.jsm, stream, { seq, next_by_subj: filter, batch })
     } catch (err) {
       // Nothing (more) on the filter: the direct get answers 404.
       if (isNoMessage(err)) return []
