@@ -21,6 +21,8 @@ export interface ApiState {
   readonly externalBytes: number
   /** Feeds and waits in the process's live-event hub. */
   readonly liveReaders: number
+  /** Connections open on the HTTP server. */
+  readonly httpConnections: number
   /** Whether the hub's shared consumer runs. */
   readonly consuming: boolean
   /** Node's active handles and requests by kind (Timeout, TCPSocketWrap, ...): what is left of clients once they went. */
@@ -122,7 +124,9 @@ async function serve(natsUrl: string, mongoUrl: string, env: Record<string, stri
   process.send?.({ ready: service.url } satisfies Message)
   process.on('message', (question: Question) => {
     if (question.ask === 'snapshot') return void process.send?.({ id: question.id, snapshot: writeHeapSnapshot(question.path) } satisfies Message)
-    process.send?.({ id: question.id, state: stateNow(service.infra.liveEvents, question.gc) } satisfies Message)
+    service.server?.server.getConnections((_, connections) => {
+      process.send?.({ id: question.id, state: stateNow(service.infra.liveEvents, connections, question.gc) } satisfies Message)
+    })
   })
   process.once('SIGTERM', () => {
     clearInterval(flush)
@@ -130,13 +134,13 @@ async function serve(natsUrl: string, mongoUrl: string, env: Record<string, stri
   })
 }
 
-function stateNow(hub: { readonly size: number; readonly consuming: boolean }, gc: boolean): ApiState {
+function stateNow(hub: { readonly size: number; readonly consuming: boolean }, httpConnections: number, gc: boolean): ApiState {
   // Twice: the first collection may leave what finalizers freed for the second.
   if (gc) for (let i = 0; i < 2; i++) globalThis.gc?.()
   const memory = process.memoryUsage()
   const resources: Record<string, number> = {}
   for (const kind of process.getActiveResourcesInfo()) resources[kind] = (resources[kind] ?? 0) + 1
-  return { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, externalBytes: memory.external, liveReaders: hub.size, consuming: hub.consuming, resources }
+  return { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, externalBytes: memory.external, liveReaders: hub.size, httpConnections, consuming: hub.consuming, resources }
 }
 
 if (process.argv.includes('--waiting-clients-api')) {

@@ -97,6 +97,12 @@ async function endTask(ctx: AppContext, accountId: string, taskId: string, creat
   return epochMs()
 }
 
+const began = performance.now()
+/** Where the run is, on stderr: a run that stalls says where. */
+function step(what: string): void {
+  process.stderr.write(`  [${((performance.now() - began) / 1000).toFixed(1)} s] ${what}\n`)
+}
+
 /** The answers' and frames' arrival times, by task. */
 interface Arrivals {
   readonly waits: Map<string, number>
@@ -111,7 +117,8 @@ export async function main(): Promise<void> {
   const snapshots = process.env.HEAP_SNAPSHOTS
   const servers = await benchServers()
   const api = await startApi(servers.natsUrl, servers.mongoUrl, API_ENV)
-  const ctx = await connectApp(loadConfig({ NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }))
+  // The bench's own appends (a worker's) get 5 s to be acknowledged on the loaded machine: an end stored but acknowledged late would have no time.
+  const ctx = await connectApp(loadConfig({ NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, LOG_LEVEL: 'silent', NATS_TIMEOUT_MS: '5000' }), pino({ level: 'silent' }))
   const failures = new Failures()
   const closing = new AbortController()
   try {
@@ -131,12 +138,14 @@ export async function main(): Promise<void> {
       return s.liveReaders === 0 && !s.consuming
     })
     const idle = await api.state()
+    step('idle state measured')
     if (snapshots) await api.snapshot(`${snapshots}/idle.heapsnapshot`)
 
     const taskStreams = Math.floor(STREAMS / 2)
     const followed = await paced(taskStreams, OPENING, (i) => aTaskId(api.url, of(i)))
     const perTask = await paced(taskStreams, OPENING, (i) => open(`/v1/tasks/${followed[i]}/events`, of(i)))
     const feeds = await paced(STREAMS - taskStreams, OPENING, (i) => open('/v1/events', of(i)))
+    step(`${STREAMS} streams open`)
     // Each wait joins the hub once its task is stored: the next ones are sent once those are held, OPENING at a time.
     const waits: Promise<{ taskId: string; status: string; at: number }>[] = []
     for (let i = 0; i < WAITS; i += OPENING) {
@@ -146,6 +155,7 @@ export async function main(): Promise<void> {
       if (api.exit() !== null) throw new Error(`the API process exited (${api.exit()}) with ${held} clients opening`)
     }
     const clients = WAITS + STREAMS
+    step(`${clients} clients held`)
     const held = await api.state()
     const consumersOpen = (await liveEventConsumers(ctx.jsm)).length
     if (snapshots) await api.snapshot(`${snapshots}/open.heapsnapshot`)
@@ -176,12 +186,16 @@ export async function main(): Promise<void> {
     )
     const storedAt = new Map<string, number>()
     const tasks = (await Promise.all(callers.map((c) => createdTasks(ctx, c.accountId)))).flat().filter((t) => t.taskId !== warm?.taskId)
+    step(`ending ${tasks.length} tasks`)
     await paced(tasks.length, 16, async (i) => {
       const { accountId, taskId, seq } = tasks[i] ?? { accountId: '', taskId: '', seq: 0 }
       storedAt.set(taskId, await endTask(ctx, accountId, taskId, seq).catch(() => Number.NaN))
     })
+    step('tasks ended')
     for (const answer of await Promise.all(waits)) if (answer.status === 'completed') arrivals.waits.set(answer.taskId, answer.at)
+    step('waits answered')
     await Promise.all(streamReads)
+    step('task streams ended')
     await until('every end to be projected', () => tasks.every((t) => api.projectedAt.has(t.taskId)), 60_000).catch(() => undefined)
     closing.abort()
     await Promise.allSettled(feedReads)
@@ -264,7 +278,7 @@ function report(
     `  API process after a forced GC, per open client: ${kib(held.heapUsedBytes + held.externalBytes - idle.heapUsedBytes - idle.externalBytes)} of JS heap and external memory, ${kib(held.rssBytes - idle.rssBytes)} of RSS (target ≤ 20 KiB); ${(idle.rssBytes / 2 ** 20).toFixed(1)} MiB RSS idle, ${(held.rssBytes / 2 ** 20).toFixed(1)} MiB with ${sizes.clients} open`,
   )
   console.log(`  live consumers on the server: ${consumers.consumersOpen} while ${sizes.clients} clients were open, ${consumers.left} after they went (target: 1, 0)`)
-  console.log(`  left in the API process: ${after.liveReaders} live readers, handles ${resources(after)} (idle before: ${resources(idle)})`)
+  console.log(`  left in the API process: ${after.liveReaders} live readers, ${after.httpConnections} HTTP connections, handles ${resources(after)} (idle before: ${resources(idle)})`)
   console.log(`  the tasks projection stored each end p50 ${ms(percentile(projectionLag, 50))} / p99 ${ms(percentile(projectionLag, 99))} after the log did`)
   console.log('  arrival after the end was projected (target p99 ≤ 100 ms) and after it was stored:')
   line('waitSeconds answer', [...arrivals.waits])

@@ -19,9 +19,9 @@ import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js'
 import { documentOf, taskView } from './views.js'
 
 /** The task operations of the v1 API, shared by REST (POST /v1/tasks...) and MCP (run_agent_task...). */
-export async function runAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer, taskId: string = randomUUID()) {
+export async function runAgentTask(infra: AppContext, accountId: string, body: CreateTaskBody, issuer: Issuer, taskId: string = randomUUID(), clientGone?: AbortSignal) {
   const created = await createAgentTask(infra, accountId, body, issuer, taskId)
-  return { task: taskView(await awaitWaitSeconds(infra, accountId, created, body.waitSeconds)) }
+  return { task: taskView(await awaitWaitSeconds(infra, accountId, created, body.waitSeconds, clientGone)) }
 }
 
 /** A task as its log holds it, answered as POST /v1/tasks answers it: for a creation that was stored after its answer (a 503). */
@@ -48,10 +48,10 @@ export async function createAgentTask(infra: AppContext, accountId: string, body
   return documentOf(taskDocFromHistory(history), 'task')
 }
 
-/** The created task as it stands once it ended or `waitSeconds` passed (no wait when 0 or absent). */
-export async function awaitWaitSeconds(infra: AppContext, accountId: string, created: TaskDoc, waitSeconds: number | undefined): Promise<TaskDoc> {
+/** The created task as it stands once it ended, `waitSeconds` passed or the client went (`clientGone`); no wait when 0 or absent. */
+export async function awaitWaitSeconds(infra: AppContext, accountId: string, created: TaskDoc, waitSeconds: number | undefined, clientGone?: AbortSignal): Promise<TaskDoc> {
   const waitMs = (waitSeconds ?? 0) * 1000
-  return waitMs === 0 ? created : ((await awaitTaskEnd(infra, accountId, created._id, waitMs)) ?? created)
+  return waitMs === 0 ? created : ((await awaitTaskEnd(infra, accountId, created._id, waitMs, clientGone)) ?? created)
 }
 
 /** A new task repeating task `taskId` (its session, agent, instruction, title and priority), linked to it both ways. */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { randomUUID } from 'node:crypto'
 import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask, storedTask, taskCountsOf } from '../../api/tasks.js'
 import { principalOf } from '../plugins/auth.js'
+import { whileConnected } from '../client-gone.js'
 import { API_PREFIX } from '../plugins/openapi.js'
 import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
@@ -27,13 +28,17 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { accountId, keyId } = principalOf(request)
       const taskId = randomUUID()
+      // A client that goes away while its waitSeconds is held ends the wait: its place in the live events and its timer go with it.
+      const connected = whileConnected(request, reply)
       try {
-        const created = await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId }, taskId)
+        const created = await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId }, taskId, connected.gone)
         return reply.code(201).header('location', `${API_PREFIX}/tasks/${taskId}`).send(created)
       } catch (err) {
         // Answered 503, the task may be stored later: a retry with the key then gets it (201), not a 409.
         app.answerOnceSettled(request, err, async () => ({ status: 201, body: await storedTask(app.infra, accountId, taskId), location: `${API_PREFIX}/tasks/${taskId}` }))
         throw err
+      } finally {
+        connected.release()
       }
     },
   )
