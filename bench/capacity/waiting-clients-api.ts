@@ -1,14 +1,17 @@
 /**
- * The API process of the waiting-clients bench: a child of its own (its memory is its own, not
- * the load generator's), started with `--expose-gc` so that its live memory is measured after a
- * full collection, not with the garbage of the requests that opened the clients. It tells the
- * parent, over IPC, when the tasks projection stored each task's end (the answers' reference),
- * and answers questions: its memory after GC, its live readers and handles, a heap snapshot.
+ * The mats processes of the waiting-clients bench: the API (the api role) and the projector, each
+ * a child of its own, so that the API's memory is its own (not the load generator's, nor the
+ * projector's cache of the documents it wrote). Started with `--expose-gc`, so that live memory is
+ * measured after a full collection, not with the garbage of the requests that opened the clients.
+ * The projector tells the parent, over IPC, when the tasks projection stored each task's end (the
+ * answers' reference); the API answers questions: its memory after GC, its live readers and
+ * handles, a heap snapshot.
  */
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { writeHeapSnapshot } from 'node:v8'
 import type { RecordedEvent } from '../../src/domain/message.js'
+import { ROLES, type Role } from '../../src/service.js'
 import { benchService } from '../harness.js'
 
 type Ask = { readonly ask: 'state'; readonly gc: boolean } | { readonly ask: 'snapshot'; readonly path: string }
@@ -47,9 +50,9 @@ export interface ApiProcess {
 /** Epoch milliseconds with sub-millisecond precision: comparable between the bench's processes. */
 export const epochMs = (): number => performance.timeOrigin + performance.now()
 
-/** Starts the API process (api and projector roles) and resolves once it listens. */
-export function startApi(natsUrl: string, mongoUrl: string, env: Record<string, string>): Promise<ApiProcess> {
-  const child = fork(fileURLToPath(import.meta.url), ['--waiting-clients-api', natsUrl, mongoUrl, JSON.stringify(env)], {
+/** Starts a mats process with `roles` and resolves once they run (its `url` is '' without the api role). */
+export function startApi(natsUrl: string, mongoUrl: string, env: Record<string, string>, roles: readonly Role[]): Promise<ApiProcess> {
+  const child = fork(fileURLToPath(import.meta.url), ['--waiting-clients-api', natsUrl, mongoUrl, JSON.stringify(env), roles.join(',')], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
   })
   const projectedAt = new Map<string, number>()
@@ -107,26 +110,26 @@ export function startApi(natsUrl: string, mongoUrl: string, env: Record<string, 
 }
 
 /** The child's side: the service, its projection times, its answers. */
-async function serve(natsUrl: string, mongoUrl: string, env: Record<string, string>): Promise<void> {
+async function serve(natsUrl: string, mongoUrl: string, env: Record<string, string>, roles: Role[]): Promise<void> {
   let ended: (readonly [string, number])[] = []
   const onProjected = (projection: string, events: readonly RecordedEvent[]) => {
     if (projection !== 'tasks') return
     const at = epochMs()
     for (const e of events) if (e.type === 'TaskCompleted' || e.type === 'TaskFailed') ended.push([e.aggregateId, at])
   }
-  const service = await benchService(natsUrl, mongoUrl, env, ['api', 'projector'], { onProjected })
+  const service = await benchService(natsUrl, mongoUrl, env, roles, { onProjected })
   // Sent in batches, not one IPC message per task: the parent reads them once the run is over.
   const flush = setInterval(() => {
     if (ended.length === 0) return
     process.send?.({ projected: ended } satisfies Message)
     ended = []
   }, 200)
-  process.send?.({ ready: service.url } satisfies Message)
+  process.send?.({ ready: service.url ?? '' } satisfies Message)
   process.on('message', (question: Question) => {
     if (question.ask === 'snapshot') return void process.send?.({ id: question.id, snapshot: writeHeapSnapshot(question.path) } satisfies Message)
-    service.server?.server.getConnections((_, connections) => {
-      process.send?.({ id: question.id, state: stateNow(service.infra.liveEvents, connections, question.gc) } satisfies Message)
-    })
+    const answer = (connections: number) => process.send?.({ id: question.id, state: stateNow(service.infra.liveEvents, connections, question.gc) } satisfies Message)
+    if (service.server) service.server.server.getConnections((_, connections) => answer(connections))
+    else answer(0)
   })
   process.once('SIGTERM', () => {
     clearInterval(flush)
@@ -144,6 +147,11 @@ function stateNow(hub: { readonly size: number; readonly consuming: boolean }, h
 }
 
 if (process.argv.includes('--waiting-clients-api')) {
-  const [natsUrl = '', mongoUrl = '', env = '{}'] = process.argv.slice(process.argv.indexOf('--waiting-clients-api') + 1)
-  await serve(natsUrl, mongoUrl, JSON.parse(env) as Record<string, string>)
+  const [natsUrl = '', mongoUrl = '', env = '{}', roles = ''] = process.argv.slice(process.argv.indexOf('--waiting-clients-api') + 1)
+  await serve(
+    natsUrl,
+    mongoUrl,
+    JSON.parse(env) as Record<string, string>,
+    roles.split(',').filter((r): r is Role => (ROLES as readonly string[]).includes(r)),
+  )
 }

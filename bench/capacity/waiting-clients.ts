@@ -1,11 +1,12 @@
 // Issue 22, target 5: what waiting clients cost one API process. WAITS concurrent POST /v1/tasks
 // with waitSeconds=60 and STREAMS open Server-Sent Event streams (half per task, half account
-// feeds) against one API process of its own (waiting-clients-api.ts: a child, so that its memory
+// feeds) against one API process of its own (waiting-clients-api.ts: a child, the projector in another, so that its memory
 // is its own); the bench then ends every task in the log itself and measures how long after the
 // tasks projection stored each end its answer and each stream's TaskCompleted arrive. Prints the
 // API process's live memory per open client (after a forced GC), the p50/p99 of those latencies,
 // and what is left in the process and on the server once the clients went.
 //   WAITS=2000 STREAMS=2000 ACCOUNTS=20 TARGETS=waiting-clients npm run bench:capacity
+//   INSTRUCTION_CHARS=4000 gives each task an instruction that long (41 by default).
 //   HEAP_SNAPSHOTS=/tmp/snaps also writes the API's heap snapshots, idle and with every client open.
 import pino from 'pino'
 import { connectApp, type AppContext } from '../../src/app-context.js'
@@ -29,6 +30,8 @@ const API_ENV = {
   LIVE_EVENTS_IDLE_MS: '1000',
   TASK_EVENTS_HEARTBEAT_MS: '15000',
 }
+/** An instruction's length (INSTRUCTION_CHARS, 4 to 4,000): what each task's events, and what a client holding them, weigh. */
+const INSTRUCTION_CHARS = Number(process.env.INSTRUCTION_CHARS ?? 41)
 /** Connections opened at once: below node's listen backlog (511), so that no SYN is dropped. */
 const OPENING = 64
 
@@ -51,7 +54,8 @@ async function aCaller(ctx: AppContext, url: string): Promise<Caller> {
 /** POST /v1/tasks with one Idempotency-Key for all its tries. */
 function post(url: string, caller: Caller, body: Record<string, unknown>): Promise<Response> {
   const headers = { ...caller.headers, 'idempotency-key': crypto.randomUUID() }
-  return postRetried(`${url}/v1/tasks`, headers, JSON.stringify({ sessionId: caller.sessionId, instruction: `Wait ${crypto.randomUUID()}`, ...body }))
+  const instruction = `Wait ${crypto.randomUUID()} `.padEnd(INSTRUCTION_CHARS, 'and write the launch posts ')
+  return postRetried(`${url}/v1/tasks`, headers, JSON.stringify({ sessionId: caller.sessionId, instruction, ...body }))
 }
 
 /** A POST sent again after Retry-After (1 s without one) on a 503 (a starved machine, ADR 0035), as the spec asks clients. */
@@ -69,9 +73,11 @@ async function postRetried(url: string, headers: Record<string, string>, payload
 
 async function aTaskId(url: string, caller: Caller): Promise<string> {
   const res = await post(url, caller, {})
-  const body = (await res.json()) as { task?: { id: string } }
-  if (!body.task) throw new Error(`POST /v1/tasks answered ${res.status} ${JSON.stringify(body)}`)
-  return body.task.id
+  const body = (await res.json()) as { task?: { id: string }; existingTaskId?: string }
+  // A try answered 503 whose task was stored after all, its key freed since (its outcome unknown): the next try meets it.
+  const id = body.task?.id ?? body.existingTaskId
+  if (!id) throw new Error(`POST /v1/tasks answered ${res.status} ${JSON.stringify(body)}`)
+  return id
 }
 
 /** Every TaskCreated of the account in the log: the bench's tasks to end. */
@@ -116,7 +122,9 @@ export async function main(): Promise<void> {
   const ACCOUNTS = Number(process.env.ACCOUNTS ?? 20)
   const snapshots = process.env.HEAP_SNAPSHOTS
   const servers = await benchServers()
-  const api = await startApi(servers.natsUrl, servers.mongoUrl, API_ENV)
+  // The projector apart: its cache of the documents it wrote (thousands of tasks here) is not the waiting clients' memory.
+  const projector = await startApi(servers.natsUrl, servers.mongoUrl, API_ENV, ['projector'])
+  const api = await startApi(servers.natsUrl, servers.mongoUrl, API_ENV, ['api'])
   // The bench's own appends (a worker's) get 5 s to be acknowledged on the loaded machine: an end stored but acknowledged late would have no time.
   const ctx = await connectApp(loadConfig({ NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, LOG_LEVEL: 'silent', NATS_TIMEOUT_MS: '5000' }), pino({ level: 'silent' }))
   const failures = new Failures()
@@ -196,7 +204,7 @@ export async function main(): Promise<void> {
     step('waits answered')
     await Promise.all(streamReads)
     step('task streams ended')
-    await until('every end to be projected', () => tasks.every((t) => api.projectedAt.has(t.taskId)), 60_000).catch(() => undefined)
+    await until('every end to be projected', () => tasks.every((t) => projector.projectedAt.has(t.taskId)), 60_000).catch(() => undefined)
     closing.abort()
     await Promise.allSettled(feedReads)
 
@@ -210,11 +218,12 @@ export async function main(): Promise<void> {
     ).catch(() => undefined)
     const after = await api.state()
     const left = (await liveEventConsumers(ctx.jsm)).length
-    report({ WAITS, STREAMS, ACCOUNTS, taskStreams, clients }, { idle, held, after }, { consumersOpen, left }, arrivals, storedAt, api.projectedAt, failures)
+    report({ WAITS, STREAMS, ACCOUNTS, taskStreams, clients }, { idle, held, after }, { consumersOpen, left }, arrivals, storedAt, projector.projectedAt, failures)
   } finally {
     closing.abort()
     // The API first, then the servers: stopped under it, it would fail on its way out (ECONNREFUSED from NATS or MongoDB).
     await api.stop()
+    await projector.stop()
     await ctx.close()
     await servers.stop()
   }
