@@ -2,6 +2,7 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { WebhookEventType } from '../../domain/webhooks/webhook.js'
 import { isNoMessage } from './log-reader.js'
 import { ATTEMPTS_KEPT, ATTEMPTS_STREAM, attemptsSubject } from './webhook-streams.js'
+import { directBatch } from './direct-batch.js'
 
 /** One delivery attempt as GET /v1/webhooks/{id}/deliveries shows it. */
 export interface DeliveryAttempt {
@@ -35,8 +36,8 @@ export class WebhookAttempts {
   async newestFirst(webhookId: string): Promise<DeliveryAttempt[]> {
     const attempts: DeliveryAttempt[] = []
     try {
-      const batch = await this.jsm.direct.getBatch(ATTEMPTS_STREAM, { seq: 1, next_by_subj: attemptsSubject(webhookId), batch: ATTEMPTS_KEPT })
-      for await (const msg of batch) attempts.push(msg.json<DeliveryAttempt>())
+      const batch = await directBatch(this.jsm, ATTEMPTS_STREAM, { seq: 1, next_by_subj: attemptsSubject(webhookId), batch: ATTEMPTS_KEPT })
+      for (const msg of batch) attempts.push(msg.json<DeliveryAttempt>())
     } catch (err) {
       if (!isNoMessage(err)) throw err
     }

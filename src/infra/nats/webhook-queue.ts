@@ -4,6 +4,7 @@ import { openBucket } from './buckets.js'
 import { isWrongLastSequence } from './conflicts.js'
 import { isNoMessage } from './log-reader.js'
 import { JOBS_STREAM, jobSubject, LEGACY_JOBS_FILTER, webhookJobsFilter } from './webhook-streams.js'
+import { directBatch } from './direct-batch.js'
 
 const BUCKET = 'mats_webhook_queues'
 
@@ -104,8 +105,8 @@ export class WebhookQueue {
   async oldest(accountId: string, webhookId: string, max: number, from = 1): Promise<QueuedJob[]> {
     const jobs: QueuedJob[] = []
     try {
-      const batch = await this.jsm.direct.getBatch(JOBS_STREAM, { seq: from, next_by_subj: webhookJobsFilter(accountId, webhookId), batch: max })
-      for await (const msg of batch) jobs.push({ seq: msg.seq, subject: msg.subject, data: msg.data })
+      const batch = await directBatch(this.jsm, JOBS_STREAM, { seq: from, next_by_subj: webhookJobsFilter(accountId, webhookId), batch: max })
+      for (const msg of batch) jobs.push({ seq: msg.seq, subject: msg.subject, data: msg.data })
     } catch (err) {
       if (!isNoMessage(err)) throw err
     }
