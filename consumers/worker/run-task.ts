@@ -102,7 +102,7 @@ function claimStoredAfterAll(ctx: RunContext, key: TaskKey, loaded: Loaded<TaskS
   const { state } = loaded
   if (state.status !== 'running' || state.workerId !== ctx.workerId || !ctx.claimsInDoubt.delete(key.taskId)) return null
   ctx.log.warn({ taskId: key.taskId }, 'a claim NATS did not confirm in time was stored: running the task now')
-  releaseClaimedIdentity(ctx.infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision })
+  releaseClaimedIdentity(ctx.infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision, scheduleId: state.scheduleId })
   return { state, version: loaded.version, accountId: loaded.accountId, events: loaded.events }
 }
 

@@ -24,8 +24,13 @@ export function releaseIdentity(infra: CommandContext, entry: string, taskId: st
 /**
  * Removes the identity entry of a task that is no longer pending (claimed, cancelled): by the
  * revision its TaskCreated carries, without reading it first (ADR 0050); a task created before
- * the revision was recorded has its entry read first.
+ * the revision was recorded has its entry read first. A schedule's tick took none (ADR 0056):
+ * nothing to remove, nothing to read.
  */
-export function releaseClaimedIdentity(infra: CommandContext, task: { accountId: string; taskId: string; fingerprint: string; identityRevision?: number | undefined }): void {
+export function releaseClaimedIdentity(
+  infra: CommandContext,
+  task: { accountId: string; taskId: string; fingerprint: string; identityRevision?: number | undefined; scheduleId?: string | undefined },
+): void {
+  if (task.identityRevision === undefined && task.scheduleId !== undefined) return
   releaseIdentity(infra, PendingTasks.key(task.accountId, task.fingerprint), task.taskId, task.identityRevision)
 }

@@ -13,6 +13,6 @@ export async function cancelTask(infra: CommandContext, key: { accountId: string
   if (state.status !== 'failed') return 'stopping'
   infra.metrics.taskEnded(state.agentType, { outcome: 'failed', reason: 'cancelled' })
   // No longer pending: an identical brief may be queued again.
-  releaseClaimedIdentity(infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision })
+  releaseClaimedIdentity(infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision, scheduleId: state.scheduleId })
   return 'ended'
 }

@@ -22,6 +22,6 @@ export async function startTask(infra: CommandContext, key: { accountId: string;
   const { state, appended, history, accountId } = await execute(infra, Task, { accountId: key.accountId, aggregateId: key.taskId }, decide, issuer, { loaded })
   const started = appended.at(-1)
   if (state.status !== 'running' || !started) throw new Error(`claim left task ${key.taskId} ${state.status}`)
-  releaseClaimedIdentity(infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision })
+  releaseClaimedIdentity(infra, { ...key, fingerprint: state.fingerprint, identityRevision: state.identityRevision, scheduleId: state.scheduleId })
   return { state, version: started.seq, accountId, events: history }
 }
