@@ -19,11 +19,19 @@ const USAGE_WRITE_INTERVAL_MS = 60_000
 const MAX_CACHED_KEYS = 10_000
 /** Anyone can send new unknown keys: misses have their own bound and never evict keys. */
 const MAX_CACHED_MISSES = 10_000
+/**
+ * How long a request with a key this process has read before waits for that key's refresh
+ * before it is answered from the last read. A healthy MongoDB answers in milliseconds; one out
+ * of reach answers only after MONGODB_TIMEOUT_MS, which a POST (it needs only NATS) must not
+ * spend on the key check.
+ */
+const KNOWN_KEY_REFRESH_WAIT_MS = 200
 
 /**
  * Resolves a bearer key to its account. Lookups are cached for at most `ttlMs` (`AUTH_CACHE_TTL_MS`, ≤ 4 s),
- * which bounds how long a revoked key keeps working in a process. Expiry is checked on
- * every request. Hashes no key has are cached the same way, apart, so a flood of made-up
+ * which bounds how long a revoked key keeps working in a process, MongoDB willing: a key read
+ * before is not held up more than 200 ms by its refresh, which goes on and is cached when
+ * MongoDB answers. Expiry is checked on every request. Hashes no key has are cached the same way, apart, so a flood of made-up
  * keys neither reaches the database twice per hash nor pushes real keys out; a miss is
  * forgotten as soon as a key with that hash is created (`forgetMiss`). `lastUsedAt` lives
  * outside the event log (it is operational, not history) and is written at most once a
@@ -36,6 +44,8 @@ export class ApiKeyAuthenticator {
   private readonly usageWritten = new Map<string, number>()
   /** lastUsedAt writes under way, by key: GET /v1/me waits for its own. */
   private readonly usageWriting = new Map<string, Promise<void>>()
+  /** One read per hash at a time: the requests of a key whose entry expired share it. */
+  private readonly refreshing = new Map<string, Promise<Stored<ApiKeyDoc> | null>>()
 
   constructor(
     private readonly readModels: ReadModels,
@@ -94,7 +104,30 @@ export class ApiKeyAuthenticator {
     const cached = this.keys.get(hash)
     if (cached && cached.until > now) return cached.doc
     if ((this.misses.get(hash) ?? 0) > now) return null
-    const doc = await this.findByHash(hash, cached?.doc)
+    const refreshed = this.refresh(hash, cached?.doc)
+    return cached ? answerWithin(refreshed, KNOWN_KEY_REFRESH_WAIT_MS, cached.doc) : refreshed
+  }
+
+  /**
+   * Reads the key again and caches what it finds, for every request waiting on it. A request
+   * that stopped waiting (answered from the last read) leaves it running: a revocation is
+   * cached as soon as MongoDB answers.
+   */
+  private refresh(hash: string, lastSeen: Stored<ApiKeyDoc> | undefined): Promise<Stored<ApiKeyDoc> | null> {
+    const pending = this.refreshing.get(hash)
+    if (pending) return pending
+    const read = this.findByHash(hash, lastSeen)
+      .then((doc) => {
+        this.remember(hash, doc)
+        return doc
+      })
+      .finally(() => this.refreshing.delete(hash))
+    this.refreshing.set(hash, read)
+    return read
+  }
+
+  private remember(hash: string, doc: Stored<ApiKeyDoc> | null): void {
+    const now = Date.now()
     if (doc) {
       if (this.keys.size >= MAX_CACHED_KEYS) this.keys.clear()
       this.keys.set(hash, { doc, until: now + this.ttlMs })
@@ -103,7 +136,6 @@ export class ApiKeyAuthenticator {
       if (this.misses.size >= MAX_CACHED_MISSES) this.misses.clear()
       this.misses.set(hash, now + this.ttlMs)
     }
-    return doc
   }
 
   /**
@@ -143,6 +175,15 @@ export class ApiKeyAuthenticator {
       .finally(() => this.usageWriting.delete(keyId))
     this.usageWriting.set(keyId, writing)
   }
+}
+
+/** The read's answer if it comes within `ms`, else `fallback` (the read goes on; its failure is the refresh's own). */
+function answerWithin<T>(read: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms)
+  })
+  return Promise.race([read, late]).finally(() => clearTimeout(timer))
 }
 
 function bearerToken(authorization: string | undefined): string {
