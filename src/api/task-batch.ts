@@ -55,7 +55,9 @@ export async function createTaskBatch(infra: AppContext, accountId: string, item
 /** createTaskBatch, and what its answer becomes once the bodies answered 503 in doubt are settled (for Idempotency-Key). */
 export async function answerTaskBatch(infra: AppContext, accountId: string, items: readonly BatchItem[], issuer: Issuer): Promise<AnsweredBatch> {
   const outcomes: Outcome[] = []
-  for (const [index, item] of items.entries()) outcomes.push(await createOne(infra, accountId, index, item, issuer))
+  // Each body's answer budget counts from its own turn, as a POST of it alone would.
+  const eachAlone: Issuer = { correlationId: issuer.correlationId, keyId: issuer.keyId }
+  for (const [index, item] of items.entries()) outcomes.push(await createOne(infra, accountId, index, item, eachAlone))
   const results = await Promise.all(
     outcomes.map(async (outcome): Promise<BatchResult> => {
       if ('refused' in outcome) return outcome.refused

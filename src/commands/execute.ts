@@ -7,6 +7,12 @@ import type { CommandContext } from './context.js'
 export interface Issuer {
   readonly correlationId: string
   readonly keyId: string | null
+  /**
+   * When the request reached the service (epoch ms): its answer budget (invariant 11, 2 s)
+   * counts from there, time spent queued in the rate limiter included. Absent for work no
+   * request waits on (an operator's command, a schedule's tick).
+   */
+  readonly receivedAt?: number
 }
 
 export const operator = (): Issuer => ({ correlationId: randomUUID(), keyId: null })

@@ -1,7 +1,7 @@
 import { createTaskBatch } from '../api/task-batch.js'
 import type { BatchResult } from '../contract/task-batch.js'
 import { CreateTaskBatchBody, CreateTaskBatchEnvelope, CreateTaskBatchResponse } from '../contract/task-batch.js'
-import { defineTool } from './tool.js'
+import { defineTool, issuerOf } from './tool.js'
 
 /** POST /v1/tasks/batch as a tool: the same code, the same per-body rate limit, one result per body in order. */
 export const runAgentTasksBatchTool = defineTool({
@@ -22,13 +22,13 @@ export const runAgentTasksBatchTool = defineTool({
   output: CreateTaskBatchResponse,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run(ctx, { tasks }) {
-    const { accountId, keyId } = ctx.principal
+    const { accountId } = ctx.principal
     const admissions = await ctx.limiter.checkEach('tasks.create', accountId, tasks.length)
     const [first] = admissions
     // Not one item admitted: refused whole, as POST /v1/tasks/batch is (a tool error with the limit's message).
     if (first && admissions.every((admission) => admission !== null)) throw first
     const items = tasks.map((body, index) => ({ body, refusedByLimit: admissions[index] ?? null }))
-    const answer = await createTaskBatch(ctx.infra, accountId, items, { correlationId: ctx.correlationId, keyId })
+    const answer = await createTaskBatch(ctx.infra, accountId, items, issuerOf(ctx))
     return { structured: answer, text: batchText(answer.results) }
   },
 })

@@ -1,7 +1,7 @@
 import { rerunAgentTask } from '../api/tasks.js'
 import { TaskParams, TaskResponse } from '../contract/tasks.js'
 import { taskText } from './render.js'
-import { defineTool } from './tool.js'
+import { defineTool, issuerOf } from './tool.js'
 
 /** POST /v1/tasks/{taskId}/rerun as a tool. */
 export const rerunTaskTool = defineTool({
@@ -17,7 +17,7 @@ export const rerunTaskTool = defineTool({
   output: TaskResponse,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run(ctx, { taskId }) {
-    const created = await rerunAgentTask(ctx.infra, ctx.principal.accountId, taskId, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    const created = await rerunAgentTask(ctx.infra, ctx.principal.accountId, taskId, issuerOf(ctx))
     return { structured: created, text: taskText(created.task) }
   },
 })

@@ -1,8 +1,6 @@
 import { createScheduleFor, listSchedulesPage, removeSchedule, updateSchedule } from '../api/schedules.js'
 import { CreateScheduleBody, DeletedScheduleResponse, ListSchedulesQuery, ListSchedulesResponse, PauseScheduleInput, ScheduleParams, ScheduleResponse } from '../contract/schedules.js'
-import { defineTool, type ToolContext } from './tool.js'
-
-const issuerOf = (ctx: ToolContext) => ({ correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+import { defineTool, issuerOf } from './tool.js'
 
 interface ScheduleLike {
   readonly id: string

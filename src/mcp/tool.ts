@@ -5,6 +5,7 @@ import { Compile } from 'typebox/compile'
 import { DomainError, RateLimitedError } from '../domain/errors.js'
 import { UNAVAILABLE_RETRY_AFTER_S } from '../contract/errors.js'
 import type { AppContext } from '../app-context.js'
+import type { Issuer } from '../commands/execute.js'
 import { isDependencyUnavailable } from '../infra/unavailable.js'
 import type { Principal } from '../contract/principal.js'
 import type { Limiter, LimitGroup } from '../contract/rate-limits.js'
@@ -18,10 +19,15 @@ export interface ToolContext {
   readonly principal: Principal
   /** Ties together the events this call causes, as a REST request id does. */
   readonly correlationId: string
+  /** When the HTTP request carrying the call arrived (epoch ms): the answer budget counts from it. */
+  readonly receivedAt: number
   /** Set when the client asked for progress (a `progressToken` in the request `_meta`). */
   readonly progress: Progress | null
   readonly log: FastifyBaseLogger
 }
+
+/** Who issues the call's command, and since when it waits for its answer. */
+export const issuerOf = (ctx: ToolContext): Issuer => ({ correlationId: ctx.correlationId, keyId: ctx.principal.keyId, receivedAt: ctx.receivedAt })
 
 export interface ToolOutput {
   /** The same JSON as the REST response body. */

@@ -13,7 +13,7 @@ import { runAgentTasksBatchTool } from './batch-tool.js'
 import { createScheduleTool, deleteScheduleTool, listSchedulesTool, pauseScheduleTool } from './schedule-tools.js'
 import { actionText, pendingApprovalsText } from './render-actions.js'
 import { agentsText, sessionDetailsText, sessionText, sessionsText, taskText, tasksText } from './render.js'
-import { defineTool, type Tool } from './tool.js'
+import { defineTool, issuerOf, type Tool } from './tool.js'
 
 /**
  * The MCP tools. Each is its REST operation (same schemas, same code, same rate-limit
@@ -81,7 +81,7 @@ const createSessionTool = defineTool({
   output: SessionResponse,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, body) {
-    const created = await createSessionFromBody(ctx.infra, ctx.principal.accountId, body, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    const created = await createSessionFromBody(ctx.infra, ctx.principal.accountId, body, issuerOf(ctx))
     return { structured: created, text: sessionText(created.session, true) }
   },
 })
@@ -98,7 +98,7 @@ const updateSessionTool = defineTool({
   output: SessionResponse,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, { sessionId, autonomy }) {
-    const updated = await updateSession(ctx.infra, ctx.principal.accountId, sessionId, { autonomy }, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    const updated = await updateSession(ctx.infra, ctx.principal.accountId, sessionId, { autonomy }, issuerOf(ctx))
     return { structured: updated, text: sessionDetailsText(updated.session) }
   },
 })
@@ -122,7 +122,7 @@ const runAgentTaskTool = defineTool({
     const waitSeconds = body.waitSeconds ?? 0
     const follower = progress && waitSeconds > 0 ? reportTaskProgress(infra.nc, principal.accountId, correlationId, waitSeconds, progress) : null
     try {
-      const created = await runAgentTask(infra, principal.accountId, body, { correlationId, keyId: principal.keyId })
+      const created = await runAgentTask(infra, principal.accountId, body, issuerOf(ctx))
       return { structured: created, text: taskText(created.task) }
     } finally {
       follower?.close()
@@ -174,7 +174,7 @@ const cancelTaskTool = defineTool({
   output: TaskResponse,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(ctx, { taskId }) {
-    const cancelled = await cancelTaskAndWait(ctx.infra, ctx.principal.accountId, taskId, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    const cancelled = await cancelTaskAndWait(ctx.infra, ctx.principal.accountId, taskId, issuerOf(ctx))
     return { structured: cancelled, text: taskText(cancelled.task) }
   },
 })
@@ -209,7 +209,7 @@ const decideActionTool = defineTool({
   output: ActionResponse,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async run(ctx, { actionId, decision, reason }) {
-    const decided = await decideActionOf(ctx.infra, ctx.principal.accountId, actionId, decision, reason, { correlationId: ctx.correlationId, keyId: ctx.principal.keyId })
+    const decided = await decideActionOf(ctx.infra, ctx.principal.accountId, actionId, decision, reason, issuerOf(ctx))
     return { structured: decided, text: actionText(decided.action) }
   },
 })

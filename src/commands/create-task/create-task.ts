@@ -37,21 +37,29 @@ export interface CreateTask {
  * decide, so a POST never waits for the projector.
  */
 export function createTask(infra: CreateTaskContext, accountId: string, input: CreateTask, issuer: Issuer): Promise<Executed<TaskState, TaskEvent>> {
-  return createChecked(infra, accountId, input, (created) => execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true }))
+  return createChecked(
+    infra,
+    accountId,
+    input,
+    (created) => execute(infra, Task, { accountId, aggregateId: input.taskId }, (state) => decideCreateTask(created, state), issuer, { isNew: true }),
+    issuer.receivedAt,
+  )
 }
 
 /**
  * A task's creation: the checks, then `append`, which stores its TaskCreated (alone, or in a
  * decision of several aggregates, as a delegation does) and returns the task as executed.
+ * `receivedAt`: when the request asking for it arrived; its answer budget counts from there.
  */
 export async function createChecked(
   infra: CreateTaskContext,
   accountId: string,
   input: CreateTask,
   append: (created: TaskCreated['data']) => Promise<Executed<TaskState, TaskEvent>>,
+  receivedAt: number = Date.now(),
 ): Promise<Executed<TaskState, TaskEvent>> {
   infra.link.assertUp()
-  const appendBy = Date.now() + answerWithinMs(infra) - infra.config.NATS_TIMEOUT_MS
+  const appendBy = receivedAt + answerWithinMs(infra) - infra.config.NATS_TIMEOUT_MS
   const now = infra.clock()
   const reservedMicros = usdToMicros(infra.config.TASK_RESERVATION_USD)
   const fingerprint = input.tick ? tickFingerprint(input.tick.scheduleId, input.tick.scheduledFor) : taskFingerprint(input.sessionId, input.agentType, input.instruction)

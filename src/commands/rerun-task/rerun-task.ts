@@ -14,5 +14,11 @@ export async function rerunTask(infra: CreateTaskContext, key: { accountId: stri
   infra.link.assertUp()
   const original = await infra.events.load(Task, { accountId: key.accountId, aggregateId: key.taskId })
   const brief = decideRerun(original.state)
-  return createChecked(infra, key.accountId, { taskId: key.rerunTaskId, ...brief }, (created) => appendRerun(infra, key.accountId, key.rerunTaskId, { ...created, rerunOf: key.taskId }, issuer))
+  return createChecked(
+    infra,
+    key.accountId,
+    { taskId: key.rerunTaskId, ...brief },
+    (created) => appendRerun(infra, key.accountId, key.rerunTaskId, { ...created, rerunOf: key.taskId }, issuer),
+    issuer.receivedAt,
+  )
 }

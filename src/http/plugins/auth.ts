@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Issuer } from '../../commands/execute.js'
 import { UnauthorizedError } from '../../domain/errors.js'
 import { eventTypeSubjects } from '../../infra/nats/subjects.js'
 import { AuthFailures } from '../auth-failures.js'
@@ -103,6 +104,11 @@ declare module 'fastify' {
     /** For a request authenticated by the console cookie: calls `onEnded` once its session has ended (revoked key, idle, sign-out); returns the stop. */
     watchConsoleSession: (request: FastifyRequest, onEnded: () => void) => () => void
   }
+}
+
+/** Who issues this request's command, and since when it waits for its answer. */
+export function issuerOf(request: FastifyRequest, reply: FastifyReply): Issuer {
+  return { correlationId: request.id, keyId: principalOf(request).keyId, receivedAt: Date.now() - reply.elapsedTime }
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { decideActionOf, listPendingApprovals, listTaskActions } from '../../api/actions.js'
 import type { Decision } from '../../domain/actions/action.js'
-import { principalOf } from '../plugins/auth.js'
+import { issuerOf, principalOf } from '../plugins/auth.js'
 import { ActionParams, ActionResponse, DecisionBody, PendingApprovalsQuery, PendingApprovalsResponse, TaskActionsResponse } from '../../contract/actions.js'
 import { answer, errors } from '../../contract/common.js'
 import { TaskParams } from '../../contract/tasks.js'
@@ -75,9 +75,9 @@ const actions: FastifyPluginAsyncTypebox = async (app) => {
           response: { 200: answer(ActionResponse, `The action, ${decision === 'approve' ? 'approved' : 'rejected'}`), ...errors(400, 401, 404, 409, 429) },
         },
       },
-      async (request) => {
-        const { accountId, keyId } = principalOf(request)
-        return decideActionOf(app.infra, accountId, request.params.actionId, decision, request.body.reason, { correlationId: request.id, keyId })
+      async (request, reply) => {
+        const { accountId } = principalOf(request)
+        return decideActionOf(app.infra, accountId, request.params.actionId, decision, request.body.reason, issuerOf(request, reply))
       },
     )
   }

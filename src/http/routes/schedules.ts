@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { createScheduleFor, getSchedule, listSchedulesPage, removeSchedule, updateSchedule } from '../../api/schedules.js'
 import { answer, errors } from '../../contract/common.js'
 import { CreateScheduleBody, ListSchedulesQuery, ListSchedulesResponse, ScheduleParams, ScheduleResponse, UpdateScheduleBody } from '../../contract/schedules.js'
-import { principalOf } from '../plugins/auth.js'
+import { issuerOf, principalOf } from '../plugins/auth.js'
 
 /** Recurring tasks (docs/schedules.md, ADR 0039): the schedules are kept here, their ticks fired by the `scheduler` role. */
 const schedules: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,8 +26,8 @@ const schedules: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = principalOf(request)
-      const created = await createScheduleFor(app.infra, accountId, request.body, { correlationId: request.id, keyId })
+      const { accountId } = principalOf(request)
+      const created = await createScheduleFor(app.infra, accountId, request.body, issuerOf(request, reply))
       return reply.code(201).header('location', `/v1/schedules/${created.schedule.id}`).send(created)
     },
   )
@@ -80,9 +80,9 @@ const schedules: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: answer(ScheduleResponse, 'The schedule as it now stands'), ...errors(400, 401, 404, 429) },
       },
     },
-    async (request) => {
-      const { accountId, keyId } = principalOf(request)
-      return updateSchedule(app.infra, accountId, request.params.scheduleId, request.body, { correlationId: request.id, keyId })
+    async (request, reply) => {
+      const { accountId } = principalOf(request)
+      return updateSchedule(app.infra, accountId, request.params.scheduleId, request.body, issuerOf(request, reply))
     },
   )
 
@@ -100,8 +100,8 @@ const schedules: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = principalOf(request)
-      await removeSchedule(app.infra, accountId, request.params.scheduleId, { correlationId: request.id, keyId })
+      const { accountId } = principalOf(request)
+      await removeSchedule(app.infra, accountId, request.params.scheduleId, issuerOf(request, reply))
       return reply.code(204).send(null)
     },
   )

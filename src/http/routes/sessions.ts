@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createSessionFromBody, getSession, listSessionsPage, updateSession } from '../../api/sessions.js'
-import { principalOf } from '../plugins/auth.js'
+import { issuerOf, principalOf } from '../plugins/auth.js'
 import { answer, errors } from '../../contract/common.js'
 import { IdempotencyInFlight, IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
 import { CreateSessionBody, ListSessionsQuery, ListSessionsResponse, SessionParams, SessionResponse, UpdateSessionBody } from '../../contract/sessions.js'
@@ -54,9 +54,9 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: answer(SessionResponse, 'The session as it now stands'), ...errors(400, 401, 404, 429) },
       },
     },
-    async (request) => {
-      const { accountId, keyId } = principalOf(request)
-      return updateSession(app.infra, accountId, request.params.sessionId, request.body, { correlationId: request.id, keyId })
+    async (request, reply) => {
+      const { accountId } = principalOf(request)
+      return updateSession(app.infra, accountId, request.params.sessionId, request.body, issuerOf(request, reply))
     },
   )
 
@@ -77,8 +77,8 @@ const sessions: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = principalOf(request)
-      return reply.code(201).send(await createSessionFromBody(app.infra, accountId, request.body, { correlationId: request.id, keyId }))
+      const { accountId } = principalOf(request)
+      return reply.code(201).send(await createSessionFromBody(app.infra, accountId, request.body, issuerOf(request, reply)))
     },
   )
 }

@@ -8,7 +8,7 @@ import { answer, errors } from '../../contract/common.js'
 import { IdempotencyKeyHeader, replayable } from '../../contract/idempotency.js'
 import { CreateTaskBatchBody, CreateTaskBatchEnvelope, CreateTaskBatchResponse } from '../../contract/task-batch.js'
 import { TaskParams, TaskResponse } from '../../contract/tasks.js'
-import { principalOf } from '../plugins/auth.js'
+import { issuerOf, principalOf } from '../plugins/auth.js'
 import { API_PREFIX } from '../plugins/openapi.js'
 import { validatorCompiler } from '../validator.js'
 
@@ -34,10 +34,10 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = principalOf(request)
+      const { accountId } = principalOf(request)
       const rerunTaskId = randomUUID()
       try {
-        const created = await rerunAgentTask(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId }, rerunTaskId)
+        const created = await rerunAgentTask(app.infra, accountId, request.params.taskId, issuerOf(request, reply), rerunTaskId)
         return reply.code(201).header('location', `${API_PREFIX}/tasks/${rerunTaskId}`).send(created)
       } catch (err) {
         // Answered 503, the re-run's batch may be stored later: a retry with the key then gets it (201), as for POST /v1/tasks (ADR 0046).
@@ -66,7 +66,7 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = principalOf(request)
+      const { accountId } = principalOf(request)
       const bodies = request.body.tasks
       const admissions = await app.limiter.checkEach('tasks.create', accountId, bodies.length, reply)
       const [first] = admissions
@@ -76,7 +76,7 @@ const taskRerunsAndBatches: FastifyPluginAsyncTypebox = async (app) => {
         throw first
       }
       const items = bodies.map((body, index) => ({ body, refusedByLimit: admissions[index] ?? null }))
-      const batch = await answerTaskBatch(app.infra, accountId, items, { correlationId: request.id, keyId })
+      const batch = await answerTaskBatch(app.infra, accountId, items, issuerOf(request, reply))
       // A body answered 503 may be stored later: the key then holds the results with its task (ADR 0046).
       const { settling } = batch
       if (settling) app.answerOnceAllSettled(request, settling.settled, async () => ({ status: 200, body: { results: await settling.results() } }))

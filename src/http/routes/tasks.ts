@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { randomUUID } from 'node:crypto'
 import { cancelTaskAndWait, getTask, listTasksPage, runAgentTask, storedTask, taskCountsOf } from '../../api/tasks.js'
-import { principalOf } from '../plugins/auth.js'
+import { issuerOf, principalOf } from '../plugins/auth.js'
 import { whileConnected } from '../client-gone.js'
 import { API_PREFIX } from '../plugins/openapi.js'
 import { answer, errors } from '../../contract/common.js'
@@ -26,12 +26,12 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = principalOf(request)
+      const { accountId } = principalOf(request)
       const taskId = randomUUID()
       // A client that goes away while its waitSeconds is held ends the wait: its place in the live events and its timer go with it.
       const connected = whileConnected(request, reply)
       try {
-        const created = await runAgentTask(app.infra, accountId, request.body, { correlationId: request.id, keyId }, taskId, connected.gone)
+        const created = await runAgentTask(app.infra, accountId, request.body, issuerOf(request, reply), taskId, connected.gone)
         return reply.code(201).header('location', `${API_PREFIX}/tasks/${taskId}`).send(created)
       } catch (err) {
         // Answered 503, the task may be stored later: a retry with the key then gets it (201), not a 409.
@@ -106,9 +106,9 @@ const tasks: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: answer(TaskResponse, 'The task as it stands: failed, or still running if its worker has not answered within 3 s'), ...errors(400, 401, 404, 409, 429) },
       },
     },
-    async (request) => {
-      const { accountId, keyId } = principalOf(request)
-      return cancelTaskAndWait(app.infra, accountId, request.params.taskId, { correlationId: request.id, keyId })
+    async (request, reply) => {
+      const { accountId } = principalOf(request)
+      return cancelTaskAndWait(app.infra, accountId, request.params.taskId, issuerOf(request, reply))
     },
   )
 }

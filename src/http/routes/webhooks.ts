@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { createWebhook, listDeliveries, listWebhooks, removeWebhook, rotateSecret } from '../../api/webhooks.js'
 import { SecretBox } from '../../infra/crypto/secret-box.js'
-import { principalOf } from '../plugins/auth.js'
+import { issuerOf, principalOf } from '../plugins/auth.js'
 import { answer, errors } from '../../contract/common.js'
 import { errorBody, errorSchema } from '../../contract/errors.js'
 import { CreatedWebhookResponse, CreateWebhookBody, ListDeliveriesResponse, ListWebhooksResponse, RotatedSecretResponse, WebhookParams } from '../../contract/webhooks.js'
@@ -35,8 +35,8 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       if (!box) return reply.code(503).send(errorBody('webhooks_disabled', DISABLED))
-      const { accountId, keyId } = principalOf(request)
-      return reply.code(201).send(await createWebhook(app.infra, box, accountId, request.body, { correlationId: request.id, keyId }))
+      const { accountId } = principalOf(request)
+      return reply.code(201).send(await createWebhook(app.infra, box, accountId, request.body, issuerOf(request, reply)))
     },
   )
 
@@ -69,8 +69,8 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId, keyId } = principalOf(request)
-      await removeWebhook(app.infra, accountId, request.params.webhookId, { correlationId: request.id, keyId })
+      const { accountId } = principalOf(request)
+      await removeWebhook(app.infra, accountId, request.params.webhookId, issuerOf(request, reply))
       return reply.code(204).send(null)
     },
   )
@@ -95,8 +95,8 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       if (!box) return reply.code(503).send(errorBody('webhooks_disabled', DISABLED))
-      const { accountId, keyId } = principalOf(request)
-      return rotateSecret(app.infra, box, accountId, request.params.webhookId, { correlationId: request.id, keyId })
+      const { accountId } = principalOf(request)
+      return rotateSecret(app.infra, box, accountId, request.params.webhookId, issuerOf(request, reply))
     },
   )
 

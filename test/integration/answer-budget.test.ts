@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto'
+import t from 'tap'
+import { createTask, type CreateTask } from '../../src/commands/create-task/create-task.js'
+import { rerunTask } from '../../src/commands/rerun-task/rerun-task.js'
+import { cancelTask } from '../../src/commands/cancel-task/cancel-task.js'
+import { operator, type Issuer } from '../../src/commands/execute.js'
+import { ConflictError } from '../../src/domain/errors.js'
+import { EventStoreUnavailableError } from '../../src/infra/nats/event-store.js'
+import { aSession } from '../helpers/decisions.js'
+import { eventsOf, streamEvents } from '../helpers/event-log.js'
+import { anAccount } from '../helpers/mothers.js'
+import { startServers } from '../helpers/servers.js'
+import { connectTestInfra } from '../helpers/service.js'
+import { until } from '../helpers/wait.js'
+
+// Invariant 11: a POST is answered within 2 s. Its budget counts from the request's arrival,
+// so time it spent before the command (queued in the rate limiter, at most one store
+// timeout) leaves the append less room: a creation that could no longer be appended in time
+// is refused (503) before anything is written, never appended after its answer's time.
+
+const servers = await startServers(t)
+const infra = await connectTestInfra(t, servers)
+
+const issuedAt = (receivedAt: number): Issuer => ({ correlationId: randomUUID(), keyId: null, receivedAt })
+
+async function aBrief(): Promise<{ accountId: string; brief: CreateTask }> {
+  const session = await aSession(infra, (await anAccount(infra)).id)
+  const brief: CreateTask = { taskId: randomUUID(), sessionId: session.sessionId, agentType: 'growth-marketer', instruction: `Audit ${randomUUID()}`, title: null, priority: 'normal' }
+  return { accountId: session.accountId, brief }
+}
+
+const storedTypes = async (taskId: string) => eventsOf(await streamEvents(infra, 'MATS_TASKS'), taskId).map((e) => e.type)
+
+t.test('given a request that arrived 1.6 s ago, when its task is created, then it is refused as unavailable and nothing is stored', async (t) => {
+  const { accountId, brief } = await aBrief()
+
+  await t.rejects(createTask(infra, accountId, brief, issuedAt(Date.now() - 1600)), EventStoreUnavailableError)
+
+  t.same(await storedTypes(brief.taskId), [], 'no TaskCreated')
+  // Nothing held (its identity entry is released in the background): the same brief is created again.
+  const again = await until('the same brief created again', () =>
+    createTask(infra, accountId, { ...brief, taskId: randomUUID() }, issuedAt(Date.now())).catch((err: unknown) => {
+      if (err instanceof ConflictError) return undefined
+      throw err
+    }),
+  )
+  t.equal(again.state.status, 'pending', 'the retry is created')
+})
+
+t.test('given a request that just arrived, when its task is created, then it is stored', async (t) => {
+  const { accountId, brief } = await aBrief()
+
+  const created = await createTask(infra, accountId, brief, issuedAt(Date.now()))
+
+  t.equal(created.state.status, 'pending')
+  t.same(await storedTypes(brief.taskId), ['TaskCreated'])
+})
+
+t.test('given an ended task, when a request that arrived 1.6 s ago re-runs it, then it is refused as unavailable and nothing is stored', async (t) => {
+  const { accountId, brief } = await aBrief()
+  await createTask(infra, accountId, brief, issuedAt(Date.now()))
+  await cancelTask(infra, { accountId, taskId: brief.taskId }, operator())
+  const rerunTaskId = randomUUID()
+
+  await t.rejects(rerunTask(infra, { accountId, taskId: brief.taskId, rerunTaskId }, issuedAt(Date.now() - 1600)), EventStoreUnavailableError)
+
+  t.same(await storedTypes(rerunTaskId), [], 'no TaskCreated for the re-run')
+})
