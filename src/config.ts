@@ -2,17 +2,9 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { trustProxyProblems } from './http/client-address.js'
 import { convertText } from './infra/typebox/convert-text.js'
-import { languageModelProblems } from './llm-config.js'
-import { MAX_PREVIOUS_SECRETS_KEPT } from './domain/webhooks/webhook.js'
+import { LanguageModelSettingsSchema, languageModelProblems } from './llm-config.js'
 import { natsSecurityProblems } from './nats-config.js'
-
-/** A pattern for an empty string or a comma-separated list of `item`. */
-function LIST_OF(item: string): string {
-  return `^\\s*(${item}(\\s*,\\s*${item})*)?\\s*$`
-}
-
-/** Base64 of exactly 32 bytes (43 characters and one `=`): an AES-256 key. */
-const BASE64_KEY = '^[A-Za-z0-9+/]{43}=$'
+import { WebhookSettingsSchema } from './webhooks-config.js'
 
 /**
  * Configuration comes only from environment variables, validated once at boot.
@@ -147,76 +139,9 @@ export const ConfigSchema = Type.Object({
     default: 15_000,
     description: 'GET /v1/tasks/{taskId}/events sends a keep-alive comment this often, so idle proxies and load balancers keep the stream open',
   }),
-  WEBHOOKS_SECRET_KEY: Type.Optional(
-    Type.String({
-      pattern: BASE64_KEY,
-      description: 'Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key webhook signing secrets are encrypted with at rest; webhooks are off without it. Never logged',
-    }),
-  ),
-  WEBHOOKS_PREVIOUS_SECRET_KEYS: Type.String({
-    pattern: LIST_OF(BASE64_KEY.slice(1, -1)),
-    default: '',
-    description: 'Earlier WEBHOOKS_SECRET_KEY values, comma-separated: secrets encrypted with them can still be read after a key change',
-  }),
-  WEBHOOKS_ALLOW_PRIVATE_URLS: Type.Boolean({ default: false, description: 'Let webhook URLs reach loopback and private addresses (tests, laptops); never in production' }),
-  WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'How long one webhook delivery attempt may take; past it the attempt counts as failed' }),
-  WEBHOOKS_RETRY_BASE_MS: Type.Integer({
-    minimum: 10,
-    maximum: 600_000,
-    default: 5000,
-    description: 'Delay before the first retry of a failed delivery; each further retry waits about twice as long (with jitter), up to WEBHOOKS_RETRY_MAX_DELAY_MS',
-  }),
-  WEBHOOKS_RETRY_MAX_DELAY_MS: Type.Integer({ minimum: 10, maximum: 86_400_000, default: 3_600_000, description: 'The longest wait between two attempts of one delivery' }),
-  WEBHOOKS_RETRY_WINDOW_MS: Type.Integer({ minimum: 1000, default: 86_400_000, description: 'A delivery is retried until this long after its first attempt, then given up (24 h by default)' }),
-  WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 32, description: 'Delivery attempts one webhooks process makes at once' }),
-  WEBHOOKS_MAX_IN_FLIGHT_PER_ACCOUNT: Type.Integer({
-    minimum: 1,
-    maximum: 1000,
-    default: 8,
-    description: "Delivery attempts in flight for one account, across every webhooks process: one account's slow receivers never take the others' slots",
-  }),
-  WEBHOOKS_MAX_IN_FLIGHT_PER_WEBHOOK: Type.Integer({ minimum: 1, maximum: 1000, default: 4, description: 'Delivery attempts in flight to one webhook, across every webhooks process' }),
-  WEBHOOKS_PREVIOUS_SECRETS_KEPT: Type.Integer({
-    minimum: 1,
-    maximum: MAX_PREVIOUS_SECRETS_KEPT,
-    default: 1,
-    description: 'Secrets a webhook rotation keeps signing with, besides the new one, each for 24 h after the rotation that replaced it (older ones stop at once); at most 3',
-  }),
-  WEBHOOKS_PAUSE_AFTER_TIMEOUTS: Type.Integer({ minimum: 1, maximum: 1000, default: 5, description: 'Attempts in a row without an answer within WEBHOOKS_TIMEOUT_MS that pause a webhook' }),
-  WEBHOOKS_PAUSE_MS: Type.Integer({
-    minimum: 100,
-    maximum: 86_400_000,
-    default: 60_000,
-    description: 'How long a webhook is paused the first time; each pause in a row lasts twice as long, up to WEBHOOKS_RETRY_MAX_DELAY_MS',
-  }),
+  ...WebhookSettingsSchema,
   TASK_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 900_000, description: 'Time limit of one agent run' }),
-  OFFLINE_AGENT_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 200, description: 'How long an offline agent run takes' }),
-  OFFLINE_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.1 }),
-  OFFLINE_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.4 }),
-  LLM_PROVIDER: Type.Enum(['offline', 'openai', 'anthropic'], {
-    default: 'offline',
-    description: 'Who runs the agents: the offline provider (no network), an OpenAI-compatible chat-completions server, or Anthropic',
-  }),
-  LLM_BASE_URL: Type.Optional(Type.String({ format: 'uri', description: "The provider's API root, e.g. http://127.0.0.1:11434/v1 for Ollama; the vendor's own when unset" })),
-  LLM_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Sent to the provider only; never logged or stored' })),
-  LLM_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'The model every agent uses unless LLM_MODELS names another' })),
-  LLM_MODELS: Type.String({ pattern: LIST_OF('[a-z-]+\\s*=\\s*[^,=\\s]+'), default: '', description: 'Per-agent models: agent-type=model, comma-separated' }),
-  LLM_MAX_STEPS: Type.Integer({ minimum: 1, maximum: 100, default: 12, description: 'Model calls one agent run may make before it fails with step_limit' }),
-  LLM_MAX_OUTPUT_TOKENS: Type.Integer({ minimum: 1, maximum: 200_000, default: 4096, description: 'Anthropic max_tokens per model call' }),
-  LLM_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'One model call; a call that times out is retried' }),
-  LLM_MAX_RETRIES: Type.Integer({
-    minimum: 0,
-    maximum: 10,
-    default: 3,
-    description: 'Retries of one model call after a 408, 409, 429, 5xx, timeout or lost connection, with exponential backoff honouring Retry-After',
-  }),
-  LLM_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 3, description: 'USD per million input tokens for models LLM_PRICES does not list' }),
-  LLM_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 15, description: 'USD per million output tokens for models LLM_PRICES does not list' }),
-  LLM_PRICES: Type.String({
-    pattern: LIST_OF('[^,=\\s]+\\s*=\\s*\\d+(\\.\\d+)?\\s*/\\s*\\d+(\\.\\d+)?'),
-    default: '',
-    description: 'Per-model prices: model=input/output in USD per million tokens, comma-separated',
-  }),
+  ...LanguageModelSettingsSchema,
   DEV_DATA_DIR: Type.String({ minLength: 1, default: '.mats', description: 'mats dev: where local servers keep their data' }),
   DEV_NATS_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4222, description: 'mats dev: port of the local nats-server' }),
   DEV_MONGODB_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 27017, description: 'mats dev: port of the local MongoDB-wire server' }),

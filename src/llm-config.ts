@@ -1,4 +1,37 @@
+import { Type } from 'typebox'
 import { AGENT_TYPES, type AgentType } from './domain/agents/catalogue.js'
+import { listOf } from './infra/typebox/list-pattern.js'
+
+/** The variables of Config (src/config.ts) that say who runs the agents and at what price, documented in docs/configuration.md. */
+export const LanguageModelSettingsSchema = {
+  OFFLINE_AGENT_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 200, description: 'How long an offline agent run takes' }),
+  OFFLINE_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.1 }),
+  OFFLINE_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 0.4 }),
+  LLM_PROVIDER: Type.Enum(['offline', 'openai', 'anthropic'], {
+    default: 'offline',
+    description: 'Who runs the agents: the offline provider (no network), an OpenAI-compatible chat-completions server, or Anthropic',
+  }),
+  LLM_BASE_URL: Type.Optional(Type.String({ format: 'uri', description: "The provider's API root, e.g. http://127.0.0.1:11434/v1 for Ollama; the vendor's own when unset" })),
+  LLM_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Sent to the provider only; never logged or stored' })),
+  LLM_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'The model every agent uses unless LLM_MODELS names another' })),
+  LLM_MODELS: Type.String({ pattern: listOf('[a-z-]+\\s*=\\s*[^,=\\s]+'), default: '', description: 'Per-agent models: agent-type=model, comma-separated' }),
+  LLM_MAX_STEPS: Type.Integer({ minimum: 1, maximum: 100, default: 12, description: 'Model calls one agent run may make before it fails with step_limit' }),
+  LLM_MAX_OUTPUT_TOKENS: Type.Integer({ minimum: 1, maximum: 200_000, default: 4096, description: 'Anthropic max_tokens per model call' }),
+  LLM_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'One model call; a call that times out is retried' }),
+  LLM_MAX_RETRIES: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 3,
+    description: 'Retries of one model call after a 408, 409, 429, 5xx, timeout or lost connection, with exponential backoff honouring Retry-After',
+  }),
+  LLM_PRICE_INPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 3, description: 'USD per million input tokens for models LLM_PRICES does not list' }),
+  LLM_PRICE_OUTPUT_PER_MTOK_USD: Type.Number({ minimum: 0, default: 15, description: 'USD per million output tokens for models LLM_PRICES does not list' }),
+  LLM_PRICES: Type.String({
+    pattern: listOf('[^,=\\s]+\\s*=\\s*\\d+(\\.\\d+)?\\s*/\\s*\\d+(\\.\\d+)?'),
+    default: '',
+    description: 'Per-model prices: model=input/output in USD per million tokens, comma-separated',
+  }),
+}
 
 /** The language-model settings of Config, checked together once the variables parse one by one. */
 interface LanguageModelSettings {
