@@ -91,7 +91,7 @@ export class ApprovedActionExecutor {
     } catch (err) {
       outcome = { error: `${connector.platform} refused or failed: ${err instanceof Error ? err.message : String(err)}` }
     }
-    const issuer = { correlationId: approved.metadata.correlationId, keyId: null }
+    const issuer = { correlationId: approved.metadata.correlationId, keyId: null, receivedAt: null }
     await execute(this.infra, Action, key, (state) => decideExecutionOutcome(outcome, state), issuer, { loaded })
     this.log.info({ actionId: approved.aggregateId, platform: connector.platform, outcome }, 'approved action carried out')
   }

@@ -34,7 +34,7 @@ const SUPERVISED_RECHECK_MS = 1000
  */
 export async function runTask(ctx: RunContext, ref: TaskRef, onAgentEnded?: () => void): Promise<void> {
   const key: TaskKey = { accountId: ref.accountId, taskId: ref.taskId }
-  const issuer: Issuer = { correlationId: ref.taskId, keyId: null }
+  const issuer: Issuer = { correlationId: ref.taskId, keyId: null, receivedAt: null }
   // First delivery: the task is almost always still what the delivered event says, so claim
   // it as that, without reading it (should anything have been appended since, the claim
   // conflicts, and the task is read below).

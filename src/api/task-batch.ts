@@ -55,9 +55,12 @@ export async function createTaskBatch(infra: AppContext, accountId: string, item
 /** createTaskBatch, and what its answer becomes once the bodies answered 503 in doubt are settled (for Idempotency-Key). */
 export async function answerTaskBatch(infra: AppContext, accountId: string, items: readonly BatchItem[], issuer: Issuer): Promise<AnsweredBatch> {
   const outcomes: Outcome[] = []
-  // Each body's answer budget counts from its own turn, as a POST of it alone would.
-  const eachAlone: Issuer = { correlationId: issuer.correlationId, keyId: issuer.keyId }
-  for (const [index, item] of items.entries()) outcomes.push(await createOne(infra, accountId, index, item, eachAlone))
+  // Each body's answer budget counts from its own turn, as a POST of it alone would; the
+  // first's turn began when the request arrived (its wait in the rate limiter included).
+  for (const [index, item] of items.entries()) {
+    const turnBegan = index === 0 ? issuer.receivedAt : Date.now()
+    outcomes.push(await createOne(infra, accountId, index, item, { ...issuer, receivedAt: turnBegan }))
+  }
   const results = await Promise.all(
     outcomes.map(async (outcome): Promise<BatchResult> => {
       if ('refused' in outcome) return outcome.refused

@@ -9,13 +9,14 @@ export interface Issuer {
   readonly keyId: string | null
   /**
    * When the request reached the service (epoch ms): its answer budget (invariant 11, 2 s)
-   * counts from there, time spent queued in the rate limiter included. Absent for work no
-   * request waits on (an operator's command, a schedule's tick).
+   * counts from there, time spent queued in the rate limiter included. Null for work no
+   * request waits on (an operator's command, a schedule's tick, a worker's run): it counts
+   * from the command. Required, so that a request path that forgets it does not compile.
    */
-  readonly receivedAt?: number
+  readonly receivedAt: number | null
 }
 
-export const operator = (): Issuer => ({ correlationId: randomUUID(), keyId: null })
+export const operator = (): Issuer => ({ correlationId: randomUUID(), keyId: null, receivedAt: null })
 
 export interface Executed<State, Event extends EventDraft> {
   readonly accountId: string

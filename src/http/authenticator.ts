@@ -45,14 +45,24 @@ export class ApiKeyAuthenticator {
   /** lastUsedAt writes under way, by key: GET /v1/me waits for its own. */
   private readonly usageWriting = new Map<string, Promise<void>>()
   /** One read per hash at a time: the requests of a key whose entry expired share it. */
-  private readonly refreshing = new Map<string, Promise<Stored<ApiKeyDoc> | null>>()
+  private readonly refreshing = new Map<string, Refresh>()
+  private readonly ttlMs: number
+  private readonly readGivenUpMs: number
 
+  /**
+   * `ttlMs`: AUTH_CACHE_TTL_MS. `readGivenUpMs` (MONGODB_TIMEOUT_MS): a read that has not
+   * answered by then is not waited on by later requests, which read again: a connection that
+   * hangs (the client sets no socket timeout) must not keep the last read in force for as long.
+   */
   constructor(
     private readonly readModels: ReadModels,
-    private readonly ttlMs: number,
+    times: { readonly ttlMs: number; readonly readGivenUpMs: number },
     private readonly clock: () => Date,
     private readonly log?: Logger,
-  ) {}
+  ) {
+    this.ttlMs = times.ttlMs
+    this.readGivenUpMs = times.readGivenUpMs
+  }
 
   get usage(): Collection<UsageDoc> {
     return this.readModels.db.collection<UsageDoc>('api_key_usage')
@@ -111,29 +121,38 @@ export class ApiKeyAuthenticator {
   /**
    * Reads the key again and caches what it finds, for every request waiting on it. A request
    * that stopped waiting (answered from the last read) leaves it running: a revocation is
-   * cached as soon as MongoDB answers.
+   * cached as soon as MongoDB answers. A read given up on (older than `readGivenUpMs`) is
+   * replaced by a new one, and its own answer, should it come, is dropped as stale.
    */
   private refresh(hash: string, lastSeen: Stored<ApiKeyDoc> | undefined): Promise<Stored<ApiKeyDoc> | null> {
     const pending = this.refreshing.get(hash)
-    if (pending) return pending
-    const read = this.findByHash(hash, lastSeen)
-      .then((doc) => {
-        this.remember(hash, doc)
-        return doc
-      })
-      .finally(() => this.refreshing.delete(hash))
-    this.refreshing.set(hash, read)
+    if (pending && Date.now() - pending.startedAt < this.readGivenUpMs) return pending.read
+    const current = (): boolean => this.refreshing.get(hash) === refresh
+    const read = this.findByHash(hash, lastSeen).then((doc) => {
+      if (current()) this.remember(hash, doc)
+      return doc
+    })
+    const refresh: Refresh = { read, startedAt: Date.now() }
+    this.refreshing.set(hash, refresh)
+    const forget = () => {
+      if (current()) this.refreshing.delete(hash)
+    }
+    read.then(forget, forget)
     return read
   }
 
   private remember(hash: string, doc: Stored<ApiKeyDoc> | null): void {
     const now = Date.now()
+    // Full, the entry stored longest ago goes (a Map iterates in insertion order), not all of
+    // them: clearing the lot forgot every key read before, which is what answers while MongoDB is away.
     if (doc) {
-      if (this.keys.size >= MAX_CACHED_KEYS) this.keys.clear()
+      this.keys.delete(hash)
+      if (this.keys.size >= MAX_CACHED_KEYS) this.keys.delete(this.keys.keys().next().value ?? '')
       this.keys.set(hash, { doc, until: now + this.ttlMs })
     } else {
       this.keys.delete(hash)
-      if (this.misses.size >= MAX_CACHED_MISSES) this.misses.clear()
+      this.misses.delete(hash)
+      if (this.misses.size >= MAX_CACHED_MISSES) this.misses.delete(this.misses.keys().next().value ?? '')
       this.misses.set(hash, now + this.ttlMs)
     }
   }
@@ -175,6 +194,11 @@ export class ApiKeyAuthenticator {
       .finally(() => this.usageWriting.delete(keyId))
     this.usageWriting.set(keyId, writing)
   }
+}
+
+interface Refresh {
+  readonly read: Promise<Stored<ApiKeyDoc> | null>
+  readonly startedAt: number
 }
 
 /** The read's answer if it comes within `ms`, else `fallback` (the read goes on; its failure is the refresh's own). */

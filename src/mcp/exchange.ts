@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { principalOf } from '../http/plugins/auth.js'
+import { principalOf, receivedAtOf } from '../http/plugins/auth.js'
 import { isRecord } from '../domain/is-record.js'
 import { EMPTY_BATCH_REPLY, isEmptyBatch, refuseMalformedToolCalls } from './requests.js'
 import { buildMcpServer } from './server.js'
@@ -8,7 +8,7 @@ import { buildMcpServer } from './server.js'
 /** One admitted POST /mcp (origin and key already checked), handed to a per-request SDK server. */
 export async function answerMcp(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   if (isEmptyBatch(request.body)) return reply.code(400).send(EMPTY_BATCH_REPLY)
-  const server = buildMcpServer({ infra: app.infra, limiter: app.limiter, principal: principalOf(request), log: request.log, requestId: request.id, receivedAt: Date.now() - reply.elapsedTime })
+  const server = buildMcpServer({ infra: app.infra, limiter: app.limiter, principal: principalOf(request), log: request.log, requestId: request.id, receivedAt: receivedAtOf(reply) })
   const transport = new StreamableHTTPServerTransport({ enableJsonResponse: !asksForProgress(request.body) }) // no sessionIdGenerator: stateless
   reply.hijack()
   reply.raw.setHeader('x-request-id', request.id)

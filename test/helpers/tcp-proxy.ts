@@ -16,6 +16,8 @@ export interface TcpProxy {
    * after wait until `release()` (or are dropped by `cut()`). Resolves when a message was held.
    */
   holdFrom(marker: string): Promise<void>
+  /** Holds back everything clients send from now on, any protocol, until `release()`: a server that stopped answering. */
+  holdAll(): void
   release(): void
 }
 
@@ -77,6 +79,10 @@ export async function startTcpProxy(t: Test, targetPort: number): Promise<TcpPro
       new Promise<void>((resolve) => {
         armed = { marker, onHeld: resolve }
       }),
+    holdAll: () => {
+      armed = null
+      held = held ?? []
+    },
     release: () => {
       const toSend = held ?? []
       held = null

@@ -10,6 +10,9 @@ import { aSession } from '../helpers/decisions.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { anAccount } from '../helpers/mothers.js'
 import { startServers } from '../helpers/servers.js'
+import { createServer } from '../../src/http/server.js'
+import app from '../../src/http/app.js'
+import { aKey } from '../helpers/mothers.js'
 import { connectTestInfra } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
 
@@ -65,4 +68,34 @@ t.test('given an ended task, when a request that arrived 1.6 s ago re-runs it, t
   await t.rejects(rerunTask(infra, { accountId, taskId: brief.taskId, rerunTaskId }, issuedAt(Date.now() - 1600)), EventStoreUnavailableError)
 
   t.same(await storedTypes(rerunTaskId), [], 'no TaskCreated for the re-run')
+})
+
+/**
+ * The routes' side: REST and MCP give the command the request's arrival (issuerOf), so time
+ * spent before the handler (here a hook that waits 1.6 s, as a rate limiter queued behind a
+ * slow store would) counts. Requests with `x-test-wait` wait; the others are the control.
+ */
+t.test('given a POST that waited 1.6 s before its handler, when it creates a task (REST or MCP), then it is refused 503 and nothing is stored', async (t) => {
+  const server = createServer(infra)
+  server.addHook('preHandler', async (request) => {
+    if (request.headers['x-test-wait']) await new Promise((resolve) => setTimeout(resolve, 1600))
+  })
+  await server.register(app, { infra })
+  t.teardown(() => server.close())
+  const { accountId, brief } = await aBrief()
+  const { key } = await aKey(infra, accountId)
+  const body = { sessionId: brief.sessionId, agentType: brief.agentType, instruction: brief.instruction }
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+  const createdTasks = async () => (await streamEvents(infra, 'MATS_TASKS')).filter((e) => e.type === 'TaskCreated' && e.accountId === accountId).length
+  const mcpCall = (instruction: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_agent_task', arguments: { ...body, instruction } } })
+  const mcpHeaders = { ...headers, accept: 'application/json, text/event-stream' }
+
+  const rest = await server.inject({ method: 'POST', url: '/v1/tasks', headers: { ...headers, 'x-test-wait': '1' }, payload: body })
+  const mcp = await server.inject({ method: 'POST', url: '/mcp', headers: { ...mcpHeaders, 'x-test-wait': '1' }, payload: mcpCall(`${brief.instruction} by MCP`) })
+
+  t.equal(rest.statusCode, 503, `REST: 503 (${rest.body})`)
+  t.match(mcp.json(), { result: { isError: true } }, `MCP: the call is refused (${mcp.body})`)
+  t.equal(await createdTasks(), 0, 'no TaskCreated for either')
+  const control = await server.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload: mcpCall(`${brief.instruction} by MCP, at once`) })
+  t.match(control.json(), { result: { structuredContent: { task: { status: 'pending' } } } }, 'the same call without the wait creates its task')
 })

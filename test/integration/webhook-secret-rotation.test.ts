@@ -58,7 +58,7 @@ t.test('a rotated secret is answered once; for 24 h deliveries verify with the o
   const box = SecretBox.fromConfig(service.infra.config)
   if (!box) throw new Error('the test service has a WEBHOOKS_SECRET_KEY')
   const lateInfra = { ...service.infra, clock: () => new Date(Date.now() - DAY_MS - 3_600_000) }
-  const third = await rotateWebhookSecret(lateInfra, box, { accountId: owner.account.id, webhookId: created.webhook.id }, { correlationId: 'test', keyId: null })
+  const third = await rotateWebhookSecret(lateInfra, box, { accountId: owner.account.id, webhookId: created.webhook.id }, { correlationId: 'test', keyId: null, receivedAt: null })
 
   // Then
   const later = await deliveryOf(receiver.received, await aTask(owner))

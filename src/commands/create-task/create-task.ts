@@ -56,10 +56,10 @@ export async function createChecked(
   accountId: string,
   input: CreateTask,
   append: (created: TaskCreated['data']) => Promise<Executed<TaskState, TaskEvent>>,
-  receivedAt: number = Date.now(),
+  receivedAt: number | null,
 ): Promise<Executed<TaskState, TaskEvent>> {
   infra.link.assertUp()
-  const appendBy = receivedAt + answerWithinMs(infra) - infra.config.NATS_TIMEOUT_MS
+  const appendBy = (receivedAt ?? Date.now()) + answerWithinMs(infra) - infra.config.NATS_TIMEOUT_MS
   const now = infra.clock()
   const reservedMicros = usdToMicros(infra.config.TASK_RESERVATION_USD)
   const fingerprint = input.tick ? tickFingerprint(input.tick.scheduleId, input.tick.scheduledFor) : taskFingerprint(input.sessionId, input.agentType, input.instruction)

@@ -31,19 +31,24 @@ export function delegateTask(
     taskType: 'delegated' as const,
     parentTaskId: parent.taskId,
   }
-  return createChecked(infra, accountId, child, (created) =>
-    appendToParent(async () => {
-      // The child first, as when they were two appends: in the log the child exists before the delegation names it.
-      // The child is loaded too, new as its id is: asked again after a lost answer, it may be stored already.
-      const parts = [{ key: { accountId, aggregateId: child.taskId } }, { key: { accountId, aggregateId: parent.taskId } }]
-      const decide = ([childState, parentState]: readonly TaskState[]) => {
-        if (!parentState || !childState) throw new Error('a delegation decides over two tasks')
-        const decided = decideDelegation({ workerId, child: created, delegation }, { parent: parentState, child: childState })
-        return [decided.child, decided.parent]
-      }
-      const [executedChild] = await executeTogether(infra, Task, parts, decide, issuer)
-      if (!executedChild) throw new Error('a delegation executes two tasks')
-      return executedChild
-    }),
+  return createChecked(
+    infra,
+    accountId,
+    child,
+    (created) =>
+      appendToParent(async () => {
+        // The child first, as when they were two appends: in the log the child exists before the delegation names it.
+        // The child is loaded too, new as its id is: asked again after a lost answer, it may be stored already.
+        const parts = [{ key: { accountId, aggregateId: child.taskId } }, { key: { accountId, aggregateId: parent.taskId } }]
+        const decide = ([childState, parentState]: readonly TaskState[]) => {
+          if (!parentState || !childState) throw new Error('a delegation decides over two tasks')
+          const decided = decideDelegation({ workerId, child: created, delegation }, { parent: parentState, child: childState })
+          return [decided.child, decided.parent]
+        }
+        const [executedChild] = await executeTogether(infra, Task, parts, decide, issuer)
+        if (!executedChild) throw new Error('a delegation executes two tasks')
+        return executedChild
+      }),
+    issuer.receivedAt,
   )
 }

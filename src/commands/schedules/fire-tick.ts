@@ -100,18 +100,24 @@ async function storeFired(infra: FireContext, known: KnownSchedule, scheduledFor
   let after = known
   const { sessionId, agentType, instruction, title, priority } = state.spec
   const tick = { scheduleId: key.aggregateId, scheduledFor: scheduledFor.toISOString() }
-  await createChecked(infra, key.accountId, { taskId, sessionId, agentType, instruction, title, priority, tick }, async (created): Promise<Executed<typeof Task.initialState, TaskCreated>> => {
-    const taskDrafts: TaskCreated[] = [{ type: 'TaskCreated', data: created }]
-    const [taskAppended, scheduleAppended] = await (infra.appendFired ?? appendAlone(infra.events))({
-      task: { key: { accountId: key.accountId, aggregateId: taskId }, drafts: taskDrafts, expectedVersion: 0 },
-      schedule: { key, drafts, expectedVersion: known.version },
-      options: { metadata: metadataOf(issuer), now: infra.clock() },
-    })
-    await infra.projectInline(streamOf('task'), taskId, taskAppended)
-    after = await afterAppend(infra, known, scheduleAppended)
-    const taskState = taskAppended.reduce((s, e) => Task.evolve(s, e as unknown as TaskCreated), Task.initialState)
-    return { accountId: key.accountId, state: taskState, appended: taskAppended, history: taskAppended }
-  })
+  await createChecked(
+    infra,
+    key.accountId,
+    { taskId, sessionId, agentType, instruction, title, priority, tick },
+    async (created): Promise<Executed<typeof Task.initialState, TaskCreated>> => {
+      const taskDrafts: TaskCreated[] = [{ type: 'TaskCreated', data: created }]
+      const [taskAppended, scheduleAppended] = await (infra.appendFired ?? appendAlone(infra.events))({
+        task: { key: { accountId: key.accountId, aggregateId: taskId }, drafts: taskDrafts, expectedVersion: 0 },
+        schedule: { key, drafts, expectedVersion: known.version },
+        options: { metadata: metadataOf(issuer), now: infra.clock() },
+      })
+      await infra.projectInline(streamOf('task'), taskId, taskAppended)
+      after = await afterAppend(infra, known, scheduleAppended)
+      const taskState = taskAppended.reduce((s, e) => Task.evolve(s, e as unknown as TaskCreated), Task.initialState)
+      return { accountId: key.accountId, state: taskState, appended: taskAppended, history: taskAppended }
+    },
+    issuer.receivedAt,
+  )
   return after
 }
 
