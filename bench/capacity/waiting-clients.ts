@@ -82,7 +82,7 @@ async function aTaskId(url: string, caller: Caller): Promise<string> {
 
 /** Every TaskCreated of the account in the log: the bench's tasks to end. */
 async function createdTasks(ctx: AppContext, accountId: string): Promise<{ accountId: string; taskId: string; seq: number }[]> {
-  const { events } = await new LogReader(ctx.jsm).read('MATS_TASKS', accountSubjects('task', accountId), 1)
+  const { events } = await new LogReader(ctx).read('MATS_TASKS', accountSubjects('task', accountId), 1)
   return events.filter((e) => e.type === 'TaskCreated').map((e) => ({ accountId, taskId: e.aggregateId, seq: e.seq }))
 }
 

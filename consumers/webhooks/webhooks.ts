@@ -56,7 +56,7 @@ export class WebhookService {
     await ensureWebhookStreams(jsm, { replicas: config.NATS_STREAM_REPLICAS, retryWindowMs: config.WEBHOOKS_RETRY_WINDOW_MS })
     // Jobs are read per webhook now (ADR 0033); the one consumer that handed out every account's jobs in arrival order goes.
     await jsm.consumers.delete(JOBS_STREAM, LEGACY_DELIVERY_CONSUMER).catch(() => undefined)
-    const queue = await WebhookQueue.open(js, jsm, { replicas: config.NATS_STREAM_REPLICAS })
+    const queue = await WebhookQueue.open(infra, { replicas: config.NATS_STREAM_REPLICAS })
     await queue.reconcile((data) => decodeJob(data).accountId)
     const cursors = await FanOutCursors.open(js, { replicas: config.NATS_STREAM_REPLICAS })
     const started = await cursors.reconcile(jsm, LEGACY_FAN_OUT_CONSUMER)
@@ -67,7 +67,7 @@ export class WebhookService {
     const endpoints = await WebhookEndpoints.open(js, { replicas: config.NATS_STREAM_REPLICAS })
     const poison = new PoisonMessages(infra.db, log)
     const deliverer = new Deliverer(
-      { readModels: infra.readModels, box, tallies, attempts: new WebhookAttempts(js, jsm), leases, endpoints, queue, poison, log },
+      { readModels: infra.readModels, box, tallies, attempts: new WebhookAttempts(infra), leases, endpoints, queue, poison, log },
       {
         retry: { baseMs: config.WEBHOOKS_RETRY_BASE_MS, maxMs: config.WEBHOOKS_RETRY_MAX_DELAY_MS, windowMs: config.WEBHOOKS_RETRY_WINDOW_MS },
         pause: { afterTimeouts: config.WEBHOOKS_PAUSE_AFTER_TIMEOUTS, firstPauseMs: config.WEBHOOKS_PAUSE_MS, maxPauseMs: Math.max(config.WEBHOOKS_PAUSE_MS, config.WEBHOOKS_RETRY_MAX_DELAY_MS) },
@@ -76,7 +76,7 @@ export class WebhookService {
     )
     // Half the slots at most for retries: first attempts always find room (ADR 0027).
     const slots = new Slots(config.WEBHOOKS_CONCURRENCY, Math.max(1, Math.floor(config.WEBHOOKS_CONCURRENCY / 2)))
-    const reader = new LogReader(jsm)
+    const reader = new LogReader(infra)
     const fanOut = new FanOutLanes(
       cursors,
       {

@@ -36,7 +36,7 @@ export async function rotateSecret(infra: AppContext, box: SecretBox, accountId:
 
 export async function listDeliveries(infra: AppContext, accountId: string, webhookId: string) {
   if (!(await ownedWebhook(infra.readModels, accountId, webhookId))) throw new NotFoundError('webhook not found')
-  const attempts = await new WebhookAttempts(infra.js, infra.jsm).newestFirst(webhookId)
+  const attempts = await new WebhookAttempts(infra).newestFirst(webhookId)
   return {
     deliveries: attempts.map(({ messageId, event, taskId, attempt, statusCode, error, willRetry, attemptedAt, pausedUntil }) => ({
       webhookMessageId: messageId,

@@ -27,7 +27,7 @@ export async function openAccountEvents(infra: Infra, hub: LiveEventHub, account
   infra.link.assertUp()
   const { inbox, release } = await hub.subscribe(accountId)
   try {
-    const reader = new LogReader(infra.jsm)
+    const reader = new LogReader(infra)
     const stream = streamOf('task')
     // Every category of the account in the tasks' stream (one filter), the feed's categories kept: ADR 0048.
     const filter = `${SUBJECT_ROOT}.*.${accountId}.>`

@@ -6,7 +6,7 @@ import { aggregateSubjects, streamOf } from '../infra/nats/subjects.js'
 import type { LiveEventHub } from './live-event-hub.js'
 
 /** What following a task live needs: the log, the link, and the process's shared live events. */
-export type LiveContext = Pick<Infra, 'jsm' | 'link'> & { readonly liveEvents: LiveEventHub }
+export type LiveContext = Pick<Infra, 'nc' | 'jsm' | 'link'> & { readonly liveEvents: LiveEventHub }
 
 /** One task followed: its stored history, then its live events; holds a place in the hub (nothing on the server) until released. */
 export interface TaskFollow {
@@ -30,7 +30,7 @@ export async function followTask(ctx: LiveContext, accountId: string, taskId: st
   ctx.link.assertUp()
   const { inbox, release } = await ctx.liveEvents.subscribe(accountId, taskId)
   try {
-    const reader = new LogReader(ctx.jsm)
+    const reader = new LogReader(ctx)
     const stream = streamOf('task')
     const filter = aggregateSubjects('task', accountId, taskId)
     const last = await reader.lastFromLeader(stream, filter)

@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type DirectBatchOptions, jetstream, jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
+import { jetstream, jetstreamManager } from '@nats-io/jetstream'
+import { connect, type Payload, type PublishOptions } from '@nats-io/transport-node'
 import t from 'tap'
 import { freePort, startNats } from '../../src/infra/local/servers.js'
+import { directBatch } from '../../src/infra/nats/direct-batch.js'
 import { LogReader } from '../../src/infra/nats/log-reader.js'
 
 /**
@@ -27,14 +28,14 @@ const jsm = await jetstreamManager(nc)
 const js = jetstream(nc)
 await jsm.streams.add({ name: 'LOG', subjects: ['log.>'], allow_direct: true })
 
-/** The batch sizes the reader asks the server for, through the real client. */
+/** The batch sizes the reader asks the server for, as its direct gets go out on the real connection. */
 const asked: number[] = []
-const getBatch = jsm.direct.getBatch.bind(jsm.direct)
-jsm.direct.getBatch = (stream: string, opts: DirectBatchOptions) => {
-  asked.push(opts.batch ?? Number.NaN)
-  return getBatch(stream, opts)
+const publish = nc.publish.bind(nc)
+nc.publish = (subject: string, payload?: Payload, options?: PublishOptions) => {
+  if (subject.startsWith('$JS.API.DIRECT.GET.') && typeof payload === 'string') asked.push((JSON.parse(payload) as { batch?: number }).batch ?? Number.NaN)
+  publish(subject, payload, options)
 }
-const reader = new LogReader(jsm)
+const reader = new LogReader({ nc, jsm })
 
 async function append(subject: string, count: number): Promise<number> {
   let seq = 0
@@ -94,4 +95,33 @@ t.test('given 20 rounds of reads (a short aggregate, 600 messages, an empty filt
 
   // Then: each direct batch has a reply inbox of its own; nats.js's iterator form left it subscribed until its 5 s timeout.
   t.equal(await subscriptionsOnServer(), before, `as many subscriptions as before the reads (${before})`)
+})
+
+/** Messages nats-server has sent the reader's connection (GET /connz `out_msgs`), once what the client sent has reached it. */
+async function messagesSentToClient(): Promise<number> {
+  await nc.flush()
+  const res = await fetch(`http://${monitor}/connz`)
+  const { connections } = (await res.json()) as { connections: { out_msgs: number }[] }
+  return connections.reduce((sum, c) => sum + c.out_msgs, 0)
+}
+
+t.test('given an aggregate of three messages, when it is read, then the server sends the client those three and no end-of-batch status', async (t) => {
+  // Given
+  const before = await messagesSentToClient()
+
+  // When
+  const read = await reader.read('LOG', 'log.early.*', 1)
+
+  // Then: two requests (one message, then the two left); a reply inbox subscribed for exactly as many drops the server's end-of-batch status after each.
+  t.equal(read.events.length + read.undecodable.length, 3, 'the three messages are read')
+  t.equal((await messagesSentToClient()) - before, 3, 'three messages to the client, not five (each batch with its 204)')
+})
+
+t.test('given a filter with fewer messages than asked for, when a batch is read, then it ends on the status the server sends after them', async (t) => {
+  const batch = await directBatch({ nc, jsm }, 'LOG', { seq: 1, next_by_subj: 'log.early.*', batch: 10 })
+  t.same(
+    batch.map((msg) => msg.subject),
+    ['log.early.created', 'log.early.started', 'log.early.completed'],
+  )
+  t.same(await directBatch({ nc, jsm }, 'LOG', { seq: 1, next_by_subj: 'log.absent.*', batch: 10 }), [], 'none: the 404 ends it')
 })

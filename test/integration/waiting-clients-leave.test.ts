@@ -72,7 +72,7 @@ async function end(accountId: string, taskId: string): Promise<void> {
 
 /** The account's tasks in the log (TaskCreated). */
 async function tasksOf(accountId: string): Promise<string[]> {
-  const { events } = await new LogReader(infra.jsm).read('MATS_TASKS', accountSubjects('task', accountId), 1)
+  const { events } = await new LogReader(infra).read('MATS_TASKS', accountSubjects('task', accountId), 1)
   return events.filter((e) => e.type === 'TaskCreated').map((e) => e.aggregateId)
 }
 

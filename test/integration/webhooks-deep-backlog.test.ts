@@ -65,7 +65,7 @@ t.test(
 
     // Given a noisy account with 20 webhooks (half at an endpoint that never answers in time, half at one answering 503) and 250 tasks each: 5,000 jobs
     const noisyHooks = await Promise.all(Array.from({ length: NOISY_WEBHOOKS }, (_, i) => registered(noisy, `${i % 2 ? refusing.url : slow.url}?hook=${i}`)))
-    const queue = await WebhookQueue.open(service.infra.js, service.infra.jsm, { replicas: 1 })
+    const queue = await WebhookQueue.open(service.infra, { replicas: 1 })
     const noise = noisyHooks.flatMap((hookId) => Array.from({ length: NOISY_TASKS }, (_, task) => aJob(noisy.account.id, hookId, `noisy-task-${task}`, `noisy-${hookId}-${task}`, 0)))
     // and an account whose receiver fails every delivery once, with 5 events for each of 20 tasks, queued interleaved across tasks
     const flakyHook = await registered(ordered, flaky.url)
@@ -117,7 +117,7 @@ t.test("a webhook's tasks waiting for their retries do not hold back its other t
   const caller = await aCaller(service.infra, service.url)
   const receiver = await startWebhookReceiver(t, (_, headers) => ((headers['webhook-id'] ?? '').startsWith('failing-') ? 500 : 204))
   const hookId = await registered(caller, receiver.url)
-  const queue = await WebhookQueue.open(service.infra.js, service.infra.jsm, { replicas: 1 })
+  const queue = await WebhookQueue.open(service.infra, { replicas: 1 })
 
   // Given 300 tasks whose deliveries fail, queued before one whose delivery succeeds
   const failing = Array.from({ length: 300 }, (_, i) => aJob(caller.account.id, hookId, `failing-task-${i}`, `failing-${i}`, 0))

@@ -139,8 +139,8 @@ t.test("a claim left by a process that died mid-page, after storing part of the 
   if (!cursor) throw new Error('registering a webhook made no fan-out cursor')
 
   // Given a process that claimed the account, stored the jobs of its first page, and died before moving the cursor on
-  const page = await new LogReader(api.infra.jsm).readPage('MATS_TASKS', `mats.*.${noisy.account.id}.>`, cursor.seq + 1, FAN_OUT_PAGE)
-  const queue = await WebhookQueue.open(api.infra.js, api.infra.jsm, { replicas: 1 })
+  const page = await new LogReader(api.infra).readPage('MATS_TASKS', `mats.*.${noisy.account.id}.>`, cursor.seq + 1, FAN_OUT_PAGE)
+  const queue = await WebhookQueue.open(api.infra, { replicas: 1 })
   await fanOutEvents(api.infra, queue, noisy.account.id, page.events)
   const claimMs = 6000
   const held = await cursors.write(noisy.account.id, cursor, { seq: cursor.seq, holder: 'a-process-that-died', until: Date.now() + claimMs })

@@ -36,7 +36,7 @@ export class EventStore {
     private readonly jsm: JetStreamManager,
     options: EventStoreOptions = { batchesPerStream: DEFAULT_BATCHES_PER_STREAM },
   ) {
-    this.reader = new LogReader(jsm)
+    this.reader = new LogReader({ nc, jsm })
     this.publisher = new EventPublisher(nc, js, options.batchesPerStream, options.observer)
   }
 

@@ -1,7 +1,7 @@
 import { JetStreamApiCodes, JetStreamApiError, JetStreamError, type JetStreamManager, type StoredMsg } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../../domain/message.js'
 import { tryDecodeEvent, UndecodableMessageError } from './decode.js'
-import { directBatch } from './direct-batch.js'
+import { directBatch, type DirectReads } from './direct-batch.js'
 import { EventStoreUnavailableError } from './event-store-errors.js'
 
 const BATCH = 256
@@ -34,7 +34,11 @@ class Collected implements Read {
  * replica was behind.
  */
 export class LogReader {
-  constructor(private readonly jsm: JetStreamManager) {}
+  private readonly jsm: JetStreamManager
+
+  constructor(private readonly reads: DirectReads) {
+    this.jsm = reads.jsm
+  }
 
   /**
    * Events on `filter` from `fromSeq`, at least up to `atLeast` when the caller knows the log
@@ -110,7 +114,7 @@ export class LogReader {
 
   private async directBatch(stream: string, filter: string, seq: number, batch: number): Promise<StoredMsg[]> {
     try {
-      return await directBatch(this.jsm, stream, { seq, next_by_subj: filter, batch })
+      return await directBatch(this.reads, stream, { seq, next_by_subj: filter, batch })
     } catch (err) {
       // Nothing (more) on the filter: the direct get answers 404.
       if (isNoMessage(err)) return []

@@ -1,8 +1,8 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
+import type { JetStreamClient } from '@nats-io/jetstream'
 import type { WebhookEventType } from '../../domain/webhooks/webhook.js'
 import { isNoMessage } from './log-reader.js'
 import { ATTEMPTS_KEPT, ATTEMPTS_STREAM, attemptsSubject } from './webhook-streams.js'
-import { directBatch } from './direct-batch.js'
+import { directBatch, type DirectReads } from './direct-batch.js'
 
 /** One delivery attempt as GET /v1/webhooks/{id}/deliveries shows it. */
 export interface DeliveryAttempt {
@@ -23,10 +23,11 @@ export interface DeliveryAttempt {
 
 /** The capped log of attempts: the stream keeps the last 100 per webhook (ADR 0025). */
 export class WebhookAttempts {
-  constructor(
-    private readonly js: JetStreamClient,
-    private readonly jsm: JetStreamManager,
-  ) {}
+  private readonly js: JetStreamClient
+
+  constructor(private readonly nats: DirectReads & { readonly js: JetStreamClient }) {
+    this.js = nats.js
+  }
 
   async record(webhookId: string, attempt: DeliveryAttempt): Promise<void> {
     await this.js.publish(attemptsSubject(webhookId), JSON.stringify(attempt))
@@ -36,7 +37,7 @@ export class WebhookAttempts {
   async newestFirst(webhookId: string): Promise<DeliveryAttempt[]> {
     const attempts: DeliveryAttempt[] = []
     try {
-      const batch = await directBatch(this.jsm, ATTEMPTS_STREAM, { seq: 1, next_by_subj: attemptsSubject(webhookId), batch: ATTEMPTS_KEPT })
+      const batch = await directBatch(this.nats, ATTEMPTS_STREAM, { seq: 1, next_by_subj: attemptsSubject(webhookId), batch: ATTEMPTS_KEPT })
       for (const msg of batch) attempts.push(msg.json<DeliveryAttempt>())
     } catch (err) {
       if (!isNoMessage(err)) throw err

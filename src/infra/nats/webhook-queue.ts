@@ -4,7 +4,7 @@ import { openBucket } from './buckets.js'
 import { isWrongLastSequence } from './conflicts.js'
 import { isNoMessage } from './log-reader.js'
 import { JOBS_STREAM, jobSubject, LEGACY_JOBS_FILTER, webhookJobsFilter } from './webhook-streams.js'
-import { directBatch } from './direct-batch.js'
+import { directBatch, type DirectReads } from './direct-batch.js'
 
 const BUCKET = 'mats_webhook_queues'
 
@@ -33,16 +33,21 @@ export interface QueueChange {
  * at once, and a webhook found empty is dropped from the index only if no job came since.
  */
 export class WebhookQueue {
-  private constructor(
-    private readonly js: JetStreamClient,
-    private readonly jsm: JetStreamManager,
-    private readonly index: KV,
-  ) {}
+  private readonly js: JetStreamClient
+  private readonly jsm: JetStreamManager
 
-  static async open(js: JetStreamClient, jsm: JetStreamManager, options: { replicas: number }): Promise<WebhookQueue> {
+  private constructor(
+    private readonly nats: DirectReads & { readonly js: JetStreamClient },
+    private readonly index: KV,
+  ) {
+    this.js = nats.js
+    this.jsm = nats.jsm
+  }
+
+  static async open(nats: DirectReads & { readonly js: JetStreamClient }, options: { replicas: number }): Promise<WebhookQueue> {
     // File storage: the index must outlive a restart, or queued jobs would wait for the next start's rebuild.
-    const index = await openBucket(js, BUCKET, { history: 1, replicas: options.replicas, storage: StorageType.File })
-    return new WebhookQueue(js, jsm, index)
+    const index = await openBucket(nats.js, BUCKET, { history: 1, replicas: options.replicas, storage: StorageType.File })
+    return new WebhookQueue(nats, index)
   }
 
   /** Queues one job, then marks its webhook as having jobs (in that order: a reader that sees the mark finds the job). */
@@ -105,7 +110,7 @@ export class WebhookQueue {
   async oldest(accountId: string, webhookId: string, max: number, from = 1): Promise<QueuedJob[]> {
     const jobs: QueuedJob[] = []
     try {
-      const batch = await directBatch(this.jsm, JOBS_STREAM, { seq: from, next_by_subj: webhookJobsFilter(accountId, webhookId), batch: max })
+      const batch = await directBatch(this.nats, JOBS_STREAM, { seq: from, next_by_subj: webhookJobsFilter(accountId, webhookId), batch: max })
       for (const msg of batch) jobs.push({ seq: msg.seq, subject: msg.subject, data: msg.data })
     } catch (err) {
       if (!isNoMessage(err)) throw err
