@@ -76,17 +76,17 @@ t.test('given nothing on a filter, when read, then nothing, in one request', asy
   t.same(asked, [1])
 })
 
-/** The subscriptions nats-server holds for its clients (the reader's connection alone), once what the client sent has reached it. */
-async function subscriptionsOnServer(): Promise<number> {
+/** What nats-server holds for and has sent the reader's connection (GET /connz), once what the client sent has reached it. */
+async function onServer(): Promise<{ subscriptions: number; messagesSent: number }> {
   await nc.flush()
   const res = await fetch(`http://${monitor}/connz`)
-  const { connections } = (await res.json()) as { connections: { subscriptions: number }[] }
-  return connections.reduce((sum, c) => sum + c.subscriptions, 0)
+  const { connections } = (await res.json()) as { connections: { subscriptions: number; out_msgs: number }[] }
+  return { subscriptions: connections.reduce((sum, c) => sum + c.subscriptions, 0), messagesSent: connections.reduce((sum, c) => sum + c.out_msgs, 0) }
 }
 
 t.test('given 20 rounds of reads (a short aggregate, 600 messages, an empty filter), when they are over, then they left no subscription on the server', async (t) => {
   // Given
-  const before = await subscriptionsOnServer()
+  const before = (await onServer()).subscriptions
 
   // When
   for (let round = 0; round < 20; round++) {
@@ -94,27 +94,19 @@ t.test('given 20 rounds of reads (a short aggregate, 600 messages, an empty filt
   }
 
   // Then: each direct batch has a reply inbox of its own; nats.js's iterator form left it subscribed until its 5 s timeout.
-  t.equal(await subscriptionsOnServer(), before, `as many subscriptions as before the reads (${before})`)
+  t.equal((await onServer()).subscriptions, before, `as many subscriptions as before the reads (${before})`)
 })
-
-/** Messages nats-server has sent the reader's connection (GET /connz `out_msgs`), once what the client sent has reached it. */
-async function messagesSentToClient(): Promise<number> {
-  await nc.flush()
-  const res = await fetch(`http://${monitor}/connz`)
-  const { connections } = (await res.json()) as { connections: { out_msgs: number }[] }
-  return connections.reduce((sum, c) => sum + c.out_msgs, 0)
-}
 
 t.test('given an aggregate of three messages, when it is read, then the server sends the client those three and no end-of-batch status', async (t) => {
   // Given
-  const before = await messagesSentToClient()
+  const before = (await onServer()).messagesSent
 
   // When
   const read = await reader.read('LOG', 'log.early.*', 1)
 
   // Then: two requests (one message, then the two left); a reply inbox subscribed for exactly as many drops the server's end-of-batch status after each.
   t.equal(read.events.length + read.undecodable.length, 3, 'the three messages are read')
-  t.equal((await messagesSentToClient()) - before, 3, 'three messages to the client, not five (each batch with its 204)')
+  t.equal((await onServer()).messagesSent - before, 3, 'three messages to the client, not five (each batch with its 204)')
 })
 
 t.test('given a filter with fewer messages than asked for, when a batch is read, then it ends on the status the server sends after them', async (t) => {
