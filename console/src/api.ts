@@ -31,6 +31,15 @@ let lastUseAt = Date.now()
 export const lastUse = () => lastUseAt
 
 /**
+ * How long a read keeps asking again while the API answers 503 with Retry-After (NATS or
+ * MongoDB out of reach for a moment, or a request that could not be answered in time): what
+ * the API asks of every client. Writes are not sent again: the person sees why and decides.
+ */
+const READ_RETRIES_FOR_MS = 20_000
+/** The longest wait between two tries, whatever Retry-After says. */
+const MAX_RETRY_WAIT_MS = 5000
+
+/**
  * A call of the API. `background` marks a read nobody asked for (a live list read again, a
  * poll): the server answers it without counting it as use of the session (X-Console-Background),
  * so that a console left open still reaches its idle timeout.
@@ -41,7 +50,8 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
   if (WRITES.has(method)) headers['x-csrf-token'] = csrfToken
   if (options.background) headers['x-console-background'] = '1'
   else lastUseAt = Date.now()
-  const response = await fetch(path, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+  const init: RequestInit = { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+  const response = await (method === 'GET' ? fetchRetryingUnavailable(path, init) : fetch(path, init))
   const text = await response.text()
   const parsed: unknown = text ? JSON.parse(text) : null
   if (!response.ok) {
@@ -50,6 +60,18 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
     throw new ApiError(response.status, error.code, error.message)
   }
   return parsed as T
+}
+
+/** A read sent again after each 503 that says when to, for up to READ_RETRIES_FOR_MS; the last answer otherwise. */
+async function fetchRetryingUnavailable(path: string, init: RequestInit): Promise<Response> {
+  const giveUpAt = Date.now() + READ_RETRIES_FOR_MS
+  for (;;) {
+    const response = await fetch(path, init)
+    const retryAfterS = Number(response.headers.get('retry-after') ?? Number.NaN)
+    if (response.status !== 503 || !Number.isFinite(retryAfterS) || Date.now() >= giveUpAt) return response
+    await response.body?.cancel()
+    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(retryAfterS * 1000, 100), MAX_RETRY_WAIT_MS)))
+  }
 }
 
 function errorOf(body: unknown): { code: string; message: string } {
