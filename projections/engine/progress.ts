@@ -6,15 +6,30 @@ import { checkpointKey, type ReadModels } from './read-models.js'
 /** Core NATS (not stored): outside the event streams' `mats.` subjects on purpose. */
 const SUBJECT_ROOT = 'mats-internal.projections'
 
-interface Announcement {
+/** What a projector applied, for every awaited projection of a batch at once (one message a batch, not one a projection: issue 22). */
+interface BatchApplied {
+  /** The generation each awaited projection of the batch wrote, by name. */
+  readonly generations: Readonly<Record<string, number>>
+  readonly seq: number
+  readonly partitions: readonly number[]
+}
+
+/** One projection's batch, as projectors before the batch announcement sent it (`<root>.<projection>.applied`): read during a rolling upgrade. */
+interface ProjectionApplied {
   readonly generation: number
   readonly seq: number
   readonly partitions: readonly number[]
 }
 
-export function publishProgress(nc: NatsConnection, projection: Projection, generation: number, seq: number, partitions: readonly number[]): void {
-  const announcement: Announcement = { generation, seq, partitions }
-  nc.publish(`${SUBJECT_ROOT}.${projection.name}.applied`, JSON.stringify(announcement))
+const BATCH_APPLIED = `${SUBJECT_ROOT}.applied`
+const PROJECTION_APPLIED = `${SUBJECT_ROOT}.*.applied`
+
+/** Announces a batch written for every awaited projection among `written`; nothing when none is awaited. */
+export function publishProgress(nc: NatsConnection, written: readonly { readonly projection: Projection; readonly generation: number }[], seq: number, partitions: readonly number[]): void {
+  const awaited = written.filter((member) => member.projection.awaited)
+  if (awaited.length === 0) return
+  const announcement: BatchApplied = { generations: Object.fromEntries(awaited.map((m) => [m.projection.name, m.generation])), seq, partitions }
+  nc.publish(BATCH_APPLIED, JSON.stringify(announcement))
 }
 
 /**
@@ -27,7 +42,7 @@ export class ProjectionProgress {
   /** Applied sequence by `<projection>@<generation>#<partition>`. */
   private readonly applied = new Map<string, number>()
   private readonly waiters = new Set<{ key: string; seq: number; done: (ok: boolean) => void }>()
-  private subscription: Subscription | undefined
+  private subscriptions: Subscription[] = []
 
   constructor(
     private readonly nc: NatsConnection,
@@ -35,18 +50,29 @@ export class ProjectionProgress {
   ) {}
 
   start(): void {
-    this.subscription = this.nc.subscribe(`${SUBJECT_ROOT}.*.applied`, {
-      callback: (err, msg) => {
-        if (err) return
-        const name = msg.subject.split('.')[2] ?? ''
-        const { generation, seq, partitions } = msg.json<Announcement>()
-        for (const partition of partitions ?? []) this.record(partitionKey(name, generation, partition), seq)
-      },
-    })
+    const record = (name: string, generation: number, seq: number, partitions: readonly number[] | undefined) => {
+      for (const partition of partitions ?? []) this.record(partitionKey(name, generation, partition), seq)
+    }
+    this.subscriptions = [
+      this.nc.subscribe(BATCH_APPLIED, {
+        callback: (err, msg) => {
+          if (err) return
+          const { generations, seq, partitions } = msg.json<BatchApplied>()
+          for (const [name, generation] of Object.entries(generations ?? {})) record(name, generation, seq, partitions)
+        },
+      }),
+      this.nc.subscribe(PROJECTION_APPLIED, {
+        callback: (err, msg) => {
+          if (err) return
+          const { generation, seq, partitions } = msg.json<ProjectionApplied>()
+          record(msg.subject.split('.')[2] ?? '', generation, seq, partitions)
+        },
+      }),
+    ]
   }
 
   stop(): void {
-    this.subscription?.unsubscribe()
+    for (const subscription of this.subscriptions) subscription.unsubscribe()
     for (const waiter of this.waiters) waiter.done(false)
     this.waiters.clear()
   }

@@ -204,6 +204,7 @@ export class ProjectionRunner {
     for (const [i, failure] of failures.entries()) if (failure !== null) await this.halt(members[i]!, failure)
     members.splice(0, members.length, ...members.filter((m) => !this.halted.has(m.projection.name)))
     await Promise.all(members.map((member) => this.advance(member, shares.get(member) ?? [], msg, last)))
+    if (this.deps.nc) publishProgress(this.deps.nc, members, msg.seq, this.partitions)
     if (members.length === 0) return false
     if (this.options.untilCaughtUp && msg.info.pending === 0) return false
     if (this.stopped) return false
@@ -233,14 +234,13 @@ export class ProjectionRunner {
   }
 
   private async advance(member: Member, events: readonly RecordedEvent[], msg: JsMsg, last: number): Promise<void> {
-    const { readModels, nc } = this.deps
+    const { readModels } = this.deps
     const { projection, generation } = member
     const partitions = member.checkpointsToWrite(events, msg)
     await readModels.advance(projection, generation, msg.seq, partitions)
     member.wrote(partitions, msg.seq)
     this.writeIdleCheckpointsLater(member, msg.seq)
     await member.halts.clearPassed(generation, this.partitions, msg.seq)
-    if (nc && projection.awaited) publishProgress(nc, projection, generation, msg.seq, this.partitions)
     this.options.onApplied?.(projection, events)
     this.options.onProgress?.(projection.name, msg.seq, Math.max(last, msg.seq + msg.info.pending))
   }
