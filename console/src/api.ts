@@ -44,13 +44,13 @@ const MAX_RETRY_WAIT_MS = 5000
  * poll): the server answers it without counting it as use of the session (X-Console-Background),
  * so that a console left open still reaches its idle timeout.
  */
-export async function api<T>(method: string, path: string, body?: unknown, options: { background?: boolean } = {}): Promise<T> {
+export async function api<T>(method: string, path: string, body?: unknown, options: { background?: boolean; signal?: AbortSignal } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (WRITES.has(method)) headers['x-csrf-token'] = csrfToken
   if (options.background) headers['x-console-background'] = '1'
   else lastUseAt = Date.now()
-  const init: RequestInit = { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+  const init: RequestInit = { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(options.signal ? { signal: options.signal } : {}) }
   const response = await (method === 'GET' ? fetchRetryingUnavailable(path, init) : fetch(path, init))
   const text = await response.text()
   const parsed: unknown = text ? JSON.parse(text) : null
@@ -62,16 +62,37 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
   return parsed as T
 }
 
-/** A read sent again after each 503 that says when to, for up to READ_RETRIES_FOR_MS; the last answer otherwise. */
+/**
+ * A read sent again after each 503 that says when to, as long as the next try starts within
+ * READ_RETRIES_FOR_MS; the last answer otherwise. The read's signal (a screen that went away)
+ * ends the waits too.
+ */
 async function fetchRetryingUnavailable(path: string, init: RequestInit): Promise<Response> {
   const giveUpAt = Date.now() + READ_RETRIES_FOR_MS
   for (;;) {
     const response = await fetch(path, init)
     const retryAfterS = Number(response.headers.get('retry-after') ?? Number.NaN)
-    if (response.status !== 503 || !Number.isFinite(retryAfterS) || Date.now() >= giveUpAt) return response
+    const waitMs = Math.min(Math.max(retryAfterS * 1000, 100), MAX_RETRY_WAIT_MS)
+    if (response.status !== 503 || !Number.isFinite(retryAfterS) || Date.now() + waitMs >= giveUpAt) return response
     await response.body?.cancel()
-    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(retryAfterS * 1000, 100), MAX_RETRY_WAIT_MS)))
+    await pause(waitMs, init.signal ?? undefined)
   }
+}
+
+/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      },
+      { once: true },
+    )
+  })
 }
 
 function errorOf(body: unknown): { code: string; message: string } {
@@ -79,6 +100,6 @@ function errorOf(body: unknown): { code: string; message: string } {
   return { code: 'unknown', message: 'The server did not answer as expected' }
 }
 
-export const get = <T>(path: string, options: { background?: boolean } = {}) => api<T>('GET', path, undefined, options)
+export const get = <T>(path: string, options: { background?: boolean; signal?: AbortSignal } = {}) => api<T>('GET', path, undefined, options)
 export const post = <T>(path: string, body: unknown = {}) => api<T>('POST', path, body)
 export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body)

@@ -26,10 +26,12 @@ export function useApi<T>(path: string | null, everyMs?: number): Loaded<T> {
   useEffect(() => {
     if (path === null) return
     let live = true
+    // A screen that went away (or asked again) stops its read, retries included.
+    const stop = new AbortController()
     const background = loaded.current === path
     loaded.current = path
     const early = background ? undefined : takeEarly(path)
-    const read = early ? early.then((value) => (value === undefined ? get<T>(path) : (value as T))) : get<T>(path, { background })
+    const read = early ? early.then((value) => (value === undefined ? get<T>(path, { signal: stop.signal }) : (value as T))) : get<T>(path, { background, signal: stop.signal })
     read.then(
       (value) => {
         if (live && latest.current === path) {
@@ -41,6 +43,7 @@ export function useApi<T>(path: string | null, everyMs?: number): Loaded<T> {
     )
     return () => {
       live = false
+      stop.abort()
     }
   }, [path, tick])
 

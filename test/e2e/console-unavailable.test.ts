@@ -56,3 +56,21 @@ t.test('given the API answers the Tasks list 503 with Retry-After twice, when th
   t.ok(retried && secondRefusal && retried.at - secondRefusal.at >= 900, `sent again after Retry-After (1 s): ${retried && secondRefusal ? retried.at - secondRefusal.at : '?'} ms later`)
   t.equal(await page.getByRole('alert').count(), 0, 'no error shown')
 })
+
+t.test('given a 503 without Retry-After, when the Tasks screen reads, then it is not asked again: the screen says why', async (t) => {
+  // Given: every list read refused, with nothing saying when to ask again
+  let asked = 0
+  const isList = (url: URL) => url.pathname === '/v1/tasks'
+  await page.route(isList, async (route: Route) => {
+    asked++
+    await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service temporarily unavailable, retry later', code: 'unavailable' }) })
+  })
+  t.teardown(() => page.unroute(isList))
+
+  // When
+  await page.goto(`${service.url}/console/tasks`)
+
+  // Then
+  await page.getByRole('alert').filter({ hasText: 'service temporarily unavailable' }).waitFor()
+  t.equal(asked, 2, 'the early read and the screen read, each once')
+})

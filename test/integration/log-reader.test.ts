@@ -117,3 +117,20 @@ t.test('given a filter with fewer messages than asked for, when a batch is read,
   )
   t.same(await directBatch({ nc, jsm }, 'LOG', { seq: 1, next_by_subj: 'log.absent.*', batch: 10 }), [], 'none: the 404 ends it')
 })
+
+t.test('given a direct batch nobody answers, when its deadline passes, then it fails and leaves no subscription', async (t) => {
+  // Given: something listens on the stream's direct get subject and never answers (a request reaches it, not the server's no-responders)
+  const silent = nc.subscribe('$JS.API.DIRECT.GET.SILENT', { callback: () => undefined })
+  t.teardown(() => silent.unsubscribe())
+  const before = (await onServer()).subscriptions
+
+  // When
+  const failure = await directBatch({ nc, jsm }, 'SILENT', { seq: 1, next_by_subj: 'x.>', batch: 3 }).then(
+    () => null,
+    (err: unknown) => err,
+  )
+
+  // Then
+  t.type(failure, Error, `the read fails (${String(failure)})`)
+  t.equal((await onServer()).subscriptions, before, 'its reply subscription is gone, on the server too')
+})

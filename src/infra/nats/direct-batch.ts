@@ -2,8 +2,8 @@ import type { DirectBatchStartSeq, JetStreamManager, StoredMsg } from '@nats-io/
 import { DirectMsgImpl, JetStreamStatus } from '@nats-io/jetstream/internal'
 import { createInbox, type Msg, type NatsConnection } from '@nats-io/transport-node'
 
-/** How long a batch may go without a message before it fails (nats.js' own `direct.getBatch` waits as long). */
-const SILENT_MS = 5000
+/** How long a whole batch read may take before it fails (nats.js' own `direct.getBatch` gives it as long). */
+const READ_DEADLINE_MS = 5000
 
 /** What a direct batch read needs: the connection it is sent on, and the JetStream API it asks. */
 export interface DirectReads {
@@ -26,15 +26,20 @@ const NO_RESULTS = 404
  */
 export function directBatch(reads: DirectReads, stream: string, opts: Omit<DirectBatchStartSeq, 'callback'> & { readonly batch: number }): Promise<StoredMsg[]> {
   const { nc, jsm } = reads
+  if (!Number.isInteger(opts.batch) || opts.batch < 1) throw new RangeError(`a direct batch asks for at least one message (batch ${opts.batch})`)
   return new Promise((resolve, reject) => {
     const messages: StoredMsg[] = []
     // mats connects with nats.js' default inbox prefix (_INBOX), as its other requests use.
     const inbox = createInbox()
     const sub = nc.subscribe(inbox, {
       max: opts.batch,
-      timeout: SILENT_MS,
+      // A callback subscription's timeout is a deadline for the whole read, not for each message.
+      timeout: READ_DEADLINE_MS,
       callback: (err: Error | null, msg: Msg) => {
-        if (err) return reject(err)
+        if (err) {
+          sub.unsubscribe()
+          return reject(err)
+        }
         const status = JetStreamStatus.maybeParseStatus(msg)
         if (status) {
           sub.unsubscribe()
@@ -45,6 +50,8 @@ export function directBatch(reads: DirectReads, stream: string, opts: Omit<Direc
         if (messages.length === opts.batch) resolve(messages)
       },
     })
+    // Closed any other way (the connection closing or draining), the read fails rather than waits; after an answer this does nothing.
+    void sub.closed.then(() => reject(new Error(`the direct batch read of ${stream} ended without an answer: its subscription closed`)))
     const prefix = jsm.getOptions().apiPrefix ?? '$JS.API'
     nc.publish(`${prefix}.DIRECT.GET.${stream}`, JSON.stringify(opts), { reply: inbox })
   })
