@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { JetStreamManager } from '@nats-io/jetstream'
+import type { Subscription, SubscriptionOptions } from '@nats-io/transport-node'
 import t from 'tap'
 import { Task } from '../../src/domain/tasks/task.js'
 import { followTask, type LiveContext } from '../../src/queries/task-follow.js'
@@ -33,26 +33,40 @@ async function aPendingTask() {
 
 /**
  * The log as the follow reads it, with `hook` run once at one point of its reading: before the
- * stream leader is asked for the task's last sequence, or after the first history batch came back.
+ * stream leader is asked for the task's last sequence, or once the first history batch is
+ * answered (the answer is held until the hook's append is stored, then handed to the reader).
  * NATS itself is real; the hook only decides when the test's own append happens.
  */
-function logWithHook(jsm: JetStreamManager, at: 'before the leader is asked' | 'after the history is read', hook: () => Promise<void>): JetStreamManager {
+function logWithHook(at: 'before the leader is asked' | 'after the history is read', hook: () => Promise<void>): Pick<LiveContext, 'nc' | 'jsm'> {
   let fired = false
   const once = async (): Promise<void> => {
     if (fired) return
     fired = true
     await hook()
   }
-  const streams = wrap(jsm.streams, 'getMessage', async (call) => {
-    if (at === 'before the leader is asked') await once()
-    return call()
-  })
-  const direct = wrap(jsm.direct, 'getBatch', async (call) => {
-    const answer = await call()
-    if (at === 'after the history is read') await once()
-    return answer
-  })
-  return wrap(wrap(jsm, 'streams', null, streams), 'direct', null, direct)
+  if (at === 'before the leader is asked') {
+    const streams = wrap(infra.jsm.streams, 'getMessage', async (call) => {
+      await once()
+      return call()
+    })
+    return { nc: infra.nc, jsm: wrap(infra.jsm, 'streams', null, streams) }
+  }
+  // A direct batch's answer comes to a reply inbox (src/infra/nats/direct-batch.ts): its messages wait for the hook.
+  const subscribe = (subject: string, opts?: SubscriptionOptions): Subscription => {
+    const callback = opts?.callback
+    if (!subject.startsWith('_INBOX.') || !callback) return infra.nc.subscribe(subject, opts)
+    let handed = Promise.resolve()
+    const held = infra.nc.subscribe(subject, {
+      ...opts,
+      callback: (err, msg) => {
+        handed = handed.then(once).then(() => callback(err, msg))
+      },
+    })
+    // Closed (its last message received) only once that message is handed on, as without the hold.
+    const closed = held.closed.then(() => handed)
+    return wrap(held, 'closed', null, closed)
+  }
+  return { nc: wrap(infra.nc, 'subscribe', null, subscribe), jsm: infra.jsm }
 }
 
 /** `target` with method `name` run through `around`, or property `name` replaced by `value`. */
@@ -90,7 +104,7 @@ for (const at of ['before the leader is asked', 'after the history is read'] as 
     let seamAppends = 0
     const ctx: LiveContext = {
       ...infra,
-      jsm: logWithHook(infra.jsm, at, async () => {
+      ...logWithHook(at, async () => {
         seamAppends++
         await appendNext()
       }),

@@ -7,10 +7,12 @@ import { startServers } from '../helpers/servers.js'
 import { startTestService } from '../helpers/service.js'
 
 /**
- * A 503 with Retry-After is the API's "ask again shortly" (NATS or MongoDB out of reach for a
- * moment, a request that could not be answered in time on a starved machine). The console's
- * reads ask again as it says instead of showing a person an error: a red suite run on a loaded
- * machine had a Tasks screen with no rows for 30 s.
+ * What the console does when the service is busy. A 503 with Retry-After is the API's "ask again
+ * shortly" (NATS or MongoDB out of reach for a moment, a request that could not be answered in
+ * time on a starved machine): its reads ask again as it says instead of showing a person an
+ * error. A list whose read models are behind is served as it is after 2 s: the Tasks screen reads
+ * again after the last event of a burst. A red suite run on a loaded machine had a Tasks screen
+ * with no rows for 30 s.
  */
 
 ensureConsoleBuilt()
@@ -52,8 +54,6 @@ t.test('given the API answers the Tasks list 503 with Retry-After twice, when th
     [503, 503, 200],
     'the early read and the screen read refused, then the screen read sent again',
   )
-  const [, secondRefusal, retried] = asked
-  t.ok(retried && secondRefusal && retried.at - secondRefusal.at >= 900, `sent again after Retry-After (1 s): ${retried && secondRefusal ? retried.at - secondRefusal.at : '?'} ms later`)
   t.equal(await page.getByRole('alert').count(), 0, 'no error shown')
 })
 
@@ -73,4 +73,42 @@ t.test('given a 503 without Retry-After, when the Tasks screen reads, then it is
   // Then
   await page.getByRole('alert').filter({ hasText: 'service temporarily unavailable' }).waitFor()
   t.equal(asked, 2, 'the early read and the screen read, each once')
+})
+
+t.test('given a live Tasks screen whose list read after a new task is behind the log, when no other event comes, then it reads again by itself and shows the task', async (t) => {
+  // Given: an account whose tasks nobody runs (no worker: TaskCreated is its only event), its Tasks screen live
+  const quiet = await startTestService(t, servers, { roles: ['api', 'projector'] })
+  const owner = await aCaller(quiet.infra, quiet.url)
+  const quietSession = (await owner.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+  const screen = await (await aContext(browser, t)).newPage()
+  await signInWithKey(screen, quiet.url, owner.key.key)
+  const feedOpen = screen.waitForRequest((request) => new URL(request.url()).pathname === '/v1/events')
+  await screen.goto(`${quiet.url}/console/tasks`)
+  await feedOpen
+  await screen.getByRole('table').waitFor()
+  // The list as it is before the task: what a read model behind the log answers the read the event causes.
+  const before = await owner.api.get<unknown>('/v1/tasks?limit=25')
+  // Every list read in the 1.5 s after the task is created is answered as it was before: the reads its event causes.
+  let staleUntil = 0
+  const reads: { at: number; stale: boolean }[] = []
+  const isList = (url: URL) => url.pathname === '/v1/tasks'
+  await screen.route(isList, async (route: Route) => {
+    const stale = Date.now() < staleUntil
+    reads.push({ at: Date.now(), stale })
+    if (!stale) return route.continue()
+    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(before.body) })
+  })
+
+  // When
+  staleUntil = Date.now() + 1500
+  const created = (await owner.api.post<{ task: { id: string } }>('/v1/tasks', { sessionId: quietSession, instruction: 'Audit the pricing page' })).body.task
+
+  // Then
+  await screen.locator(`a[href="/console/tasks/${created.id}"]`).waitFor()
+  const shownBy = reads.at(-1)
+  t.ok(
+    reads.some((read) => read.stale),
+    `the reads the event caused were answered behind the log (${reads.filter((read) => read.stale).length})`,
+  )
+  t.ok(shownBy && !shownBy.stale && shownBy.at >= staleUntil, `a read after them, with no event since, showed the task (${shownBy ? shownBy.at - (staleUntil - 1500) : '?'} ms after the creation)`)
 })
