@@ -4,6 +4,7 @@ import { apiKeysProjection, type ApiKeyDoc, type ReadModels, type Stored } from 
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from '../domain/accounts/api-key-secret.js'
 import { UnauthorizedError } from '../domain/errors.js'
 import { isDuplicateKey } from '../infra/mongo/errors.js'
+import { settleWithin } from '../infra/deadline.js'
 import { isDependencyUnavailable } from '../infra/unavailable.js'
 import type { Principal } from '../contract/principal.js'
 
@@ -115,7 +116,9 @@ export class ApiKeyAuthenticator {
     if (cached && cached.until > now) return cached.doc
     if ((this.misses.get(hash) ?? 0) > now) return null
     const refreshed = this.refresh(hash, cached?.doc)
-    return cached ? answerWithin(refreshed, KNOWN_KEY_REFRESH_WAIT_MS, cached.doc) : refreshed
+    if (!cached) return refreshed
+    // A late refresh goes on (its failure is the refresh's own); this request is answered as last read.
+    return (await settleWithin(refreshed, KNOWN_KEY_REFRESH_WAIT_MS)).outcome === 'late' ? cached.doc : refreshed
   }
 
   /**
@@ -199,15 +202,6 @@ export class ApiKeyAuthenticator {
 interface Refresh {
   readonly read: Promise<Stored<ApiKeyDoc> | null>
   readonly startedAt: number
-}
-
-/** The read's answer if it comes within `ms`, else `fallback` (the read goes on; its failure is the refresh's own). */
-function answerWithin<T>(read: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms)
-  })
-  return Promise.race([read, late]).finally(() => clearTimeout(timer))
 }
 
 function bearerToken(authorization: string | undefined): string {
