@@ -4,6 +4,7 @@ import { usdToMicros } from '../../domain/money.js'
 import { billingMonth, taskFingerprint, tickFingerprint } from '../../domain/tasks/identity.js'
 import { decideCreateTask, Task, type Priority, type TaskCreated, type TaskEvent, type TaskState, type TaskType } from '../../domain/tasks/task.js'
 import type { CommandContext } from '../context.js'
+import { settleWithin } from '../../infra/deadline.js'
 import { AppendInDoubtError, EventStoreUnavailableError } from '../../infra/nats/event-store.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { requireSession, type KnownSessions } from '../../queries/require-session.js'
@@ -68,16 +69,26 @@ export async function createChecked(
   // is the first in this order (404, 402, 409), whatever answered first. A tick's task takes no
   // identity entry (ADR 0056): no other task has its tick's fingerprint, and the schedule's
   // guard stores the tick once; the entry was a KV write per tick for nothing.
-  const checks = await Promise.allSettled([
+  const checking = Promise.allSettled([
     requireSession(infra, accountId, input.sessionId),
     infra.budgets.reserve(accountId, input.taskId, now, reservedMicros, appendBy),
     input.tick ? Promise.resolve(undefined) : acquireIdentity(infra, accountId, lock, input.taskId),
   ])
+  const giveBack = ([, , identity]: Awaited<typeof checking>) => {
+    infra.budgets.release(input.taskId)
+    if (identity.status === 'fulfilled') releaseTaken(infra, lock, input.taskId, identity.value)
+  }
+  if ((await settleWithin(checking, appendBy - Date.now())).outcome === 'late') {
+    // Each check is bounded, but the identity's several NATS requests in a row, right after an
+    // election, can together outlast the answer: 503 now, and what they took is given back.
+    void checking.then(giveBack)
+    throw new EventStoreUnavailableError(`the event log answered the checks too late to append in time (${answerWithinMs(infra)} ms to answer)`)
+  }
+  const checks = await checking
   const refused = checks.find((check) => check.status === 'rejected')
   const identity = checks[2]
   if (refused || identity.status === 'rejected') {
-    infra.budgets.release(input.taskId)
-    if (identity.status === 'fulfilled') releaseTaken(infra, lock, input.taskId, identity.value)
+    giveBack(checks)
     throw refused?.reason
   }
   try {
