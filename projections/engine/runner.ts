@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
-import { closeOrdered } from '../../src/infra/nats/ordered-consumers.js'
+import { closeOrdered, ConsumerSilentError, consumeFollowing } from '../../src/infra/nats/ordered-consumers.js'
 import { batchesOf } from './batches.js'
 import { IDLE_CHECKPOINT_MS, Member } from './member.js'
 import { ROOT_CONTEXT } from '@opentelemetry/api'
@@ -95,7 +95,9 @@ export class ProjectionRunner {
       } catch (err) {
         if (this.stopped) return
         if (err instanceof EventNotAppliedError && !this.live) throw err
-        this.deps.log.error({ err, projections: this.projections.map((p) => p.name) }, 'projection failed; resuming from its checkpoint')
+        // A consumer whose server died is an outage to ride out (a warning), not a fault of the projection.
+        const level = err instanceof ConsumerSilentError ? 'warn' : 'error'
+        this.deps.log[level]({ err, projections: this.projections.map((p) => p.name) }, 'projection failed; resuming from its checkpoint')
         await new Promise((r) => setTimeout(r, RETRY_DELAY_MS))
       }
     }
@@ -129,7 +131,7 @@ export class ProjectionRunner {
     // Unfiltered on purpose: a checkpoint is a position in the stream, so it must pass over
     // the events its projection ignores too, or "caught up" could never be seen.
     const consumer = await this.deps.js.consumers.get(this.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from + 1 })
-    this.messages = await consumer.consume({ max_messages: this.batchSize })
+    this.messages = await consumeFollowing(consumer, this.batchSize)
     const watch = this.watchGenerations(members)
     try {
       if (this.stopped) return true

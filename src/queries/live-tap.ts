@@ -3,7 +3,7 @@ import type { Consumer, ConsumerMessages, JetStreamManager } from '@nats-io/jets
 import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
-import { closeOrdered } from '../infra/nats/ordered-consumers.js'
+import { closeOrdered, consumeFollowing } from '../infra/nats/ordered-consumers.js'
 import { ACCOUNT_FEED_CATEGORIES } from '../domain/events/account-feed.js'
 import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
 
@@ -44,7 +44,7 @@ export class Tap {
       filter_subjects: FEED_SUBJECTS,
       opt_start_seq: state.last_seq + 1,
     })
-    const messages = await consumer.consume({ max_messages: 256 })
+    const messages = await consumeFollowing(consumer, 256)
     const tap = new Tap(consumer, messages)
     void tap.pump(route, onEnd)
     return tap

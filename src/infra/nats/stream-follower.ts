@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { settleWithin } from '../deadline.js'
-import { closeOrdered } from './ordered-consumers.js'
+import { closeOrdered, consumeFollowing } from './ordered-consumers.js'
 
 const STOP_MS = 2000
 const REOPEN_MS = 1000
@@ -63,7 +63,7 @@ export class StreamFollower {
       ...(this.subjects.headersOnly ? { headers_only: true } : {}),
     })
     this.consumer = consumer
-    this.messages = await consumer.consume()
+    this.messages = await consumeFollowing(consumer, 100)
     void this.follow(js, consumer, this.messages, from)
   }
 
