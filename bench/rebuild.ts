@@ -26,7 +26,7 @@ try {
   await quiesce(service.infra)
   say(`${STORED.toLocaleString('en-US')} tasks stored and projected in ${((performance.now() - seeding) / 1000).toFixed(0)} s`)
   const { infra } = service
-  const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
+  const deps = { js: infra.js, jsm: infra.jsm, link: infra.link, readModels: infra.readModels, log: infra.log }
   for (let round = 1; round <= ROUNDS; round++) {
     const started = performance.now()
     let flipped = 0

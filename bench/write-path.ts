@@ -155,7 +155,7 @@ function printGrowth(small: Figures, large: Figures): void {
 
 async function rebuild(servers: BenchServers, caller: BenchCaller): Promise<void> {
   const { infra } = caller.service
-  const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
+  const deps = { js: infra.js, jsm: infra.jsm, link: infra.link, readModels: infra.readModels, log: infra.log }
   const started = performance.now()
   let replayed = 0
   let lastLine = 0

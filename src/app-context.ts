@@ -39,13 +39,13 @@ export async function connectApp(config: Config, log: Logger): Promise<AppContex
 }
 
 async function composeApp(infra: Infra): Promise<AppContext> {
-  const { js, jsm, events, log } = infra
+  const { js, jsm, link, events, log } = infra
   const readModels = new ReadModels(infra.db, ALL_PROJECTIONS)
   await readModels.init()
   const progress = new ProjectionProgress(infra.nc, readModels)
   progress.start()
   // The budget view: account_spend kept in memory, brought to the task stream's head on each check (ADR 0017).
-  const spend = new LiveView<AccountSpendDoc>({ js, jsm, readModels, log }, accountSpendProjection, {
+  const spend = new LiveView<AccountSpendDoc>({ js, jsm, link, readModels, log }, accountSpendProjection, {
     eventsAfter: (id, afterSeq) => events.readAccountAfter('task', accountOf(id), afterSeq),
   })
   const budgets = new Budgets({ view: spend, spendId, events, log })

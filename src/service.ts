@@ -127,10 +127,10 @@ function newWorker(infra: AppContext, config: Config, log: Logger, hooks: Servic
 }
 
 async function startProjector(infra: AppContext, config: Config, { onProjected }: ServiceHooks): Promise<Projector> {
-  const { nc, js, jsm, readModels, log } = infra
+  const { nc, js, jsm, link, readModels, log } = infra
   const memberId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const leases = await PartitionLeases.open(js, readModels.db.databaseName, memberId, { replicas: config.NATS_STREAM_REPLICAS, ttlMs: config.PROJECTOR_LEASE_MS })
-  const projector = new Projector({ nc, js, jsm, readModels, log: log.child({ role: 'projector', memberId }) }, ALL_PROJECTIONS, leases, {
+  const projector = new Projector({ nc, js, jsm, link, readModels, log: log.child({ role: 'projector', memberId }) }, ALL_PROJECTIONS, leases, {
     renewMs: Math.floor(config.PROJECTOR_LEASE_MS / 5),
     runner: {
       onApplied: (projection: Projection, events: readonly RecordedEvent[]) => {

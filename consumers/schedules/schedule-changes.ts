@@ -1,8 +1,7 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { schedulesProjection } from '../../projections/index.js'
 import type { ReadModels } from '../../projections/engine/read-models.js'
-import { StreamFollower } from '../../src/infra/nats/stream-follower.js'
+import { StreamFollower, type FollowingNats } from '../../src/infra/nats/stream-follower.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 
 /** The ordered consumer each scheduler holds on MATS_TASKS, as operators see it listed. */
@@ -34,7 +33,7 @@ export class ScheduleChanges {
   private following: Promise<void> = Promise.resolve()
 
   constructor(
-    private readonly nats: { readonly js: JetStreamClient; readonly jsm: JetStreamManager },
+    private readonly nats: FollowingNats,
     private readonly log: Logger,
     private readonly onChange: (schedule: ChangedSchedule) => void,
   ) {}
@@ -77,6 +76,6 @@ export class ScheduleChanges {
     )
     this.follower = follower
     this.next = Math.max(1, from)
-    await follower.listenFrom(this.nats.js, this.next)
+    await follower.listenFrom(this.nats, this.next)
   }
 }

@@ -1,9 +1,8 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import type { FanOutCursor, FanOutCursors } from '../../src/infra/nats/fan-out-cursors.js'
 import { fanOutDoorbell } from './fan-out-doorbell.js'
 import { FanOutLane, type FanOutLaneDeps } from './fan-out-lane.js'
-import type { StreamFollower } from '../../src/infra/nats/stream-follower.js'
+import type { FollowingNats, StreamFollower } from '../../src/infra/nats/stream-follower.js'
 
 /**
  * The fan-out shared fairly across accounts in one process (ADR 0042): a lane per account with
@@ -31,8 +30,8 @@ export class FanOutLanes {
    * lane; one stored before is found by the lane's first look, which the watch's first sight
    * of each cursor starts.
    */
-  async start(js: JetStreamClient, jsm: JetStreamManager): Promise<void> {
-    await this.doorbell.listen(js, jsm)
+  async start(nats: FollowingNats): Promise<void> {
+    await this.doorbell.listen(nats)
     this.watching = await this.cursors.watch((accountId, cursor) => this.onCursor(accountId, cursor))
     this.watching.done.then(
       () => this.stopping || this.log.error('the webhooks fan-out cursor watch ended; new accounts are not fanned out until restart'),

@@ -93,7 +93,7 @@ export class WebhookService {
   }
 
   async start(): Promise<void> {
-    await this.fanOut.start(this.infra.js, this.infra.jsm)
+    await this.fanOut.start(this.infra)
     await this.scheduler.start()
     this.log.info(this.settings, 'webhooks started')
   }

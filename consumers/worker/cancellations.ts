@@ -1,6 +1,5 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { StreamFollower } from '../../src/infra/nats/stream-follower.js'
+import { StreamFollower, type FollowingNats } from '../../src/infra/nats/stream-follower.js'
 import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 
 /** Why a run was aborted when its caller cancelled it (or its supervisor's caller did). */
@@ -43,8 +42,8 @@ export class RunCancellations {
   }
 
   /** Follows the cancellations stored from now on (the stream's head), for good. */
-  listen(js: JetStreamClient, jsm: JetStreamManager): Promise<void> {
-    return this.follower.listen(js, jsm)
+  listen(nats: FollowingNats): Promise<void> {
+    return this.follower.listen(nats)
   }
 
   /** A signal that aborts when the task is cancelled; call `done` when its run has ended. */

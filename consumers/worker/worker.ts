@@ -62,7 +62,7 @@ export class TaskWorker {
   async start(): Promise<void> {
     await this.openAccountDispatch()
     // Its stream lookup is asked again when it times out: a start beside others can keep NATS busy past NATS_TIMEOUT_MS (startup-race.test.ts).
-    await provisioned('follow cancellations', () => this.cancellations.listen(this.infra.js, this.infra.jsm))
+    await provisioned('follow cancellations', () => this.cancellations.listen(this.infra))
     await this.liveness.start()
     this.loop = Promise.all([this.accounts?.run(), this.arrival?.run()]).then(() => undefined)
     this.log.info({ concurrency: this.options.concurrency, provider: this.provider.name }, 'worker started')

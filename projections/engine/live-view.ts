@@ -3,13 +3,15 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
-import { closeOrdered, ConsumerSilentError, consumeFollowing } from '../../src/infra/nats/ordered-consumers.js'
+import type { NatsLink } from '../../src/infra/nats/link.js'
+import { closeOrdered, consumeFollowing, endLevel } from '../../src/infra/nats/ordered-consumers.js'
 import { EventNotAppliedError, foldOnto, handles, type Projection, type Stored } from './projection.js'
 import type { ReadModels } from './read-models.js'
 
 export interface LiveViewDeps {
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
+  readonly link: Pick<NatsLink, 'onReconnect'>
   readonly readModels: ReadModels
   readonly log: Logger
 }
@@ -94,7 +96,7 @@ export class LiveView<Doc extends { _id: string }> {
   private async follow(): Promise<void> {
     const { state } = await this.deps.jsm.streams.info(this.projection.stream)
     const consumer = await this.deps.js.consumers.get(this.projection.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: state.last_seq + 1 })
-    this.messages = await consumeFollowing(consumer, 512)
+    this.messages = await consumeFollowing(consumer, 512, this.deps.link)
     this.advance(state.last_seq)
     void this.drain(consumer, this.messages)
   }
@@ -107,7 +109,7 @@ export class LiveView<Doc extends { _id: string }> {
         this.advance(msg.seq)
       }
     } catch (err) {
-      this.deps.log[err instanceof ConsumerSilentError ? 'warn' : 'error']({ err, projection: this.projection.name }, 'live view lost its consumer; restarting')
+      this.deps.log[endLevel(err)]({ err, projection: this.projection.name }, 'live view lost its consumer; restarting')
     }
     await closeOrdered(consumer, messages)
     if (this.stopped) return

@@ -4,7 +4,8 @@ import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
-import { closeOrdered, ConsumerSilentError, consumeFollowing } from '../../src/infra/nats/ordered-consumers.js'
+import type { NatsLink } from '../../src/infra/nats/link.js'
+import { closeOrdered, consumeFollowing, endLevel } from '../../src/infra/nats/ordered-consumers.js'
 import { batchesOf } from './batches.js'
 import { IDLE_CHECKPOINT_MS, Member } from './member.js'
 import { ROOT_CONTEXT } from '@opentelemetry/api'
@@ -19,6 +20,8 @@ export interface RunnerDeps {
   readonly nc?: NatsConnection
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
+  /** A reconnection ends the runner's consumer, which is then opened again from the checkpoints. */
+  readonly link: Pick<NatsLink, 'onReconnect'>
   readonly readModels: ReadModels
   readonly log: Logger
 }
@@ -95,9 +98,7 @@ export class ProjectionRunner {
       } catch (err) {
         if (this.stopped) return
         if (err instanceof EventNotAppliedError && !this.live) throw err
-        // A consumer whose server died is an outage to ride out (a warning), not a fault of the projection.
-        const level = err instanceof ConsumerSilentError ? 'warn' : 'error'
-        this.deps.log[level]({ err, projections: this.projections.map((p) => p.name) }, 'projection failed; resuming from its checkpoint')
+        this.deps.log[endLevel(err)]({ err, projections: this.projections.map((p) => p.name) }, 'projection failed; resuming from its checkpoint')
         await new Promise((r) => setTimeout(r, RETRY_DELAY_MS))
       }
     }
@@ -131,7 +132,7 @@ export class ProjectionRunner {
     // Unfiltered on purpose: a checkpoint is a position in the stream, so it must pass over
     // the events its projection ignores too, or "caught up" could never be seen.
     const consumer = await this.deps.js.consumers.get(this.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from + 1 })
-    this.messages = await consumeFollowing(consumer, this.batchSize)
+    this.messages = await consumeFollowing(consumer, this.batchSize, this.deps.link)
     const watch = this.watchGenerations(members)
     try {
       if (this.stopped) return true

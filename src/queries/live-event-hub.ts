@@ -2,6 +2,7 @@ import type { Infra } from '../infra/context.js'
 import { Inbox } from './inbox.js'
 import { LiveRoutes } from './live-routes.js'
 import { Tap } from './live-tap.js'
+import { ConsumerSilentError } from '../infra/nats/ordered-consumers.js'
 
 /** Events one open feed or wait may have waiting before it is ended as too slow (a stream's client resumes with Last-Event-ID). */
 export const LIVE_INBOX_LIMIT = 1000
@@ -81,11 +82,12 @@ export class LiveEventHub {
     await this.stop()
   }
 
-  private start(): Promise<Tap> {
+  private start(from?: number): Promise<Tap> {
     const starting = Tap.open(
       this.infra,
       (accountId, taskId, event) => this.routes.deliver(accountId, taskId, event),
-      (err) => this.fail(starting, err),
+      (err, next) => this.fail(starting, err, next),
+      from,
     )
     // A start that failed (NATS away) must not stay the answer for every later subscriber.
     starting.catch(() => {
@@ -114,11 +116,26 @@ export class LiveEventHub {
     await running?.then((tap) => tap.close()).catch(() => undefined)
   }
 
-  /** The shared consumer ended on its own (stream gone, NATS away for good): every reader ends; stream clients resume. */
-  private fail(tap: Promise<Tap>, err: unknown): void {
+  /**
+   * The shared consumer ended on its own. Its server gone (a node lost, a reconnection): a new
+   * one follows on from the event after the last handed over, and the readers miss nothing.
+   * Otherwise (stream gone, NATS away for good), or if the new one cannot open, every reader
+   * ends; stream clients resume.
+   */
+  private fail(tap: Promise<Tap>, err: unknown, next: number): void {
     if (this.running !== tap) return
     this.running = null
     void tap.then((t) => t.close()).catch(() => undefined)
+    if (err instanceof ConsumerSilentError && !this.closed) {
+      this.infra.log.warn({ err, next }, 'the live event consumer lost its server; following again from where it was')
+      const resumed = this.start(next)
+      this.running = resumed
+      return void resumed.catch(() => this.endAll(err))
+    }
+    this.endAll(err)
+  }
+
+  private endAll(err: unknown): void {
     this.infra.log.warn({ err }, 'the live event consumer ended; open feeds and waits end, stream clients resume')
     this.routes.endAll(new Error('the live event feed was interrupted'))
   }

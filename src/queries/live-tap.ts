@@ -22,6 +22,9 @@ const FEED_SUBJECTS = ACCOUNT_FEED_CATEGORIES.map((category) => `${SUBJECT_ROOT}
 /** Where the tap hands each event: its account and task (null for a schedule's event) read from the subject, `event` decodes it on demand. */
 export type Route = (accountId: string, taskId: string | null, event: () => RecordedEvent | null) => void
 
+/** A tap's consumer ended on its own, `next` being the sequence after the last event it handed over. */
+export type TapEnded = (err: unknown, next: number) => void
+
 /**
  * The one ordered JetStream consumer of a LiveEventHub: every stored task and schedule event from the end
  * of the stream at its start, in stream order (only stored events, unlike a core subscription;
@@ -33,19 +36,22 @@ export class Tap {
   private constructor(
     private readonly consumer: Consumer,
     private readonly messages: ConsumerMessages,
+    /** The stream sequence after the last event handed over: a tap opened there misses nothing. */
+    private next: number,
   ) {}
 
-  static async open(infra: Pick<Infra, 'js' | 'jsm' | 'link'>, route: Route, onEnd: (err: unknown) => void): Promise<Tap> {
+  /** From the stream's end, or from sequence `from` (a tap following on from one that ended). `onEnd` is told where this one stopped. */
+  static async open(infra: Pick<Infra, 'js' | 'jsm' | 'link'>, route: Route, onEnd: TapEnded, from?: number): Promise<Tap> {
     infra.link.assertUp()
     const stream = streamOf('task')
-    const { state } = await infra.jsm.streams.info(stream)
+    const start = from ?? (await infra.jsm.streams.info(stream)).state.last_seq + 1
     const consumer = await infra.js.consumers.get(stream, {
       name_prefix: `${LIVE_EVENTS_CONSUMER_PREFIX}${randomUUID().replaceAll('-', '')}`,
       filter_subjects: FEED_SUBJECTS,
-      opt_start_seq: state.last_seq + 1,
+      opt_start_seq: start,
     })
-    const messages = await consumeFollowing(consumer, 256)
-    const tap = new Tap(consumer, messages)
+    const messages = await consumeFollowing(consumer, 256, infra.link)
+    const tap = new Tap(consumer, messages, start)
     void tap.pump(route, onEnd)
     return tap
   }
@@ -55,9 +61,10 @@ export class Tap {
     await closeOrdered(this.consumer, this.messages)
   }
 
-  private async pump(route: Route, onEnd: (err: unknown) => void): Promise<void> {
+  private async pump(route: Route, onEnd: TapEnded): Promise<void> {
     try {
       for await (const msg of this.messages) {
+        this.next = msg.seq + 1
         // `mats.<task|schedule>.<accountId>.<id>.<type>`: only events someone follows are decoded.
         const [, category, accountId = '', aggregateId = ''] = msg.subject.split('.')
         route(accountId, category === 'task' ? aggregateId : null, () => {
@@ -65,9 +72,9 @@ export class Tap {
           return event instanceof UndecodableMessageError ? null : event
         })
       }
-      if (!this.closed) onEnd(new Error('the consumer stopped delivering'))
+      if (!this.closed) onEnd(new Error('the consumer stopped delivering'), this.next)
     } catch (err) {
-      if (!this.closed) onEnd(err)
+      if (!this.closed) onEnd(err, this.next)
     }
   }
 }

@@ -29,7 +29,7 @@ export async function readModelsIn(infra: AppContext, database: string): Promise
 
 /** Runs every projection until it has applied everything in its stream. */
 export async function catchUp(infra: AppContext, readModels: ReadModels, batchSize?: number): Promise<void> {
-  const deps = { js: infra.js, jsm: infra.jsm, readModels, log: infra.log }
+  const deps = { js: infra.js, jsm: infra.jsm, link: infra.link, readModels, log: infra.log }
   // One runner per stream for its projections, as the projector and rebuilds run them.
   await Promise.all([...byStream(ALL_PROJECTIONS).values()].map((projections) => new ProjectionRunner(deps, projections, { untilCaughtUp: true, ...(batchSize ? { batchSize } : {}) }).run()))
 }

@@ -32,13 +32,20 @@ async function aBrief(): Promise<{ accountId: string; brief: CreateTask }> {
   return { accountId: session.accountId, brief }
 }
 
-/** The same brief created again, once the refused creation's identity entry is released (in the background). */
+/**
+ * The same brief created again, once the refused creation's identity entry is released (in the
+ * background). Within 10 s: an entry never released would be cleared as stale only after 30 s.
+ */
 const createdOnceReleased = (accountId: string, brief: CreateTask) =>
-  until('the same brief created again', () =>
-    createTask(infra, accountId, { ...brief, taskId: randomUUID() }, issuedAt(Date.now())).catch((err: unknown) => {
-      if (err instanceof ConflictError) return undefined
-      throw err
-    }),
+  until(
+    'the same brief created again',
+    () =>
+      createTask(infra, accountId, { ...brief, taskId: randomUUID() }, issuedAt(Date.now())).catch((err: unknown) => {
+        if (err instanceof ConflictError) return undefined
+        throw err
+      }),
+    10_000,
+    100,
   )
 
 const storedTypes = async (taskId: string) => eventsOf(await streamEvents(infra, 'MATS_TASKS'), taskId).map((e) => e.type)

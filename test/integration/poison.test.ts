@@ -154,7 +154,7 @@ t.test('given the stopped projection, a rebuild fails on the same event and says
 
 t.test('given a stopped projection, when it is fixed and runs again, it passes the event and its stop is cleared', async (t) => {
   const readModels = await readModelsIn(infra, 'fixed_later')
-  const deps = { js: infra.js, jsm: infra.jsm, readModels, log: infra.log }
+  const deps = { js: infra.js, jsm: infra.jsm, link: infra.link, readModels, log: infra.log }
   const broken = new ProjectionRunner(deps, tasksProjection)
   const running = broken.run()
   await until('the stop', () => readModels.stoppedOf(tasksProjection)[0])

@@ -14,7 +14,7 @@ export function projections([verb, ...rest]: string[]): OperatorAction {
 
 async function rebuild(infra: AppContext, json: boolean): Promise<void> {
   const started = Date.now()
-  const deps = { js: infra.js, jsm: infra.jsm, readModels: infra.readModels, log: infra.log }
+  const deps = { js: infra.js, jsm: infra.jsm, link: infra.link, readModels: infra.readModels, log: infra.log }
   await rebuildProjections(deps, ALL_PROJECTIONS, json ? (p) => printJsonProgress(p) : throttledProgress())
   if (!json) process.stdout.write(`rebuilt ${ALL_PROJECTIONS.length} read models in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
 }

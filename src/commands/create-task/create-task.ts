@@ -69,6 +69,8 @@ export async function createChecked(
   // is the first in this order (404, 402, 409), whatever answered first. A tick's task takes no
   // identity entry (ADR 0056): no other task has its tick's fingerprint, and the schedule's
   // guard stores the tick once; the entry was a KV write per tick for nothing.
+  // A request that waited too long before its handler is refused before anything is taken.
+  appendInTime(appendBy)
   const checking = Promise.allSettled([
     requireSession(infra, accountId, input.sessionId),
     infra.budgets.reserve(accountId, input.taskId, now, reservedMicros, appendBy),
@@ -78,9 +80,11 @@ export async function createChecked(
     infra.budgets.release(input.taskId)
     if (identity.status === 'fulfilled') releaseTaken(infra, lock, input.taskId, identity.value)
   }
-  if ((await settleWithin(checking, appendBy - Date.now())).outcome === 'late') {
+  if (receivedAt !== null && (await settleWithin(checking, Math.max(1, appendBy - Date.now()))).outcome === 'late') {
     // Each check is bounded, but the identity's several NATS requests in a row, right after an
-    // election, can together outlast the answer: 503 now, and what they took is given back.
+    // election, can together outlast the answer a request waits for: 503 now, and what they took
+    // is given back when they end. Only for a request: its task id is its own, whereas a tick
+    // retried meanwhile reuses its id, whose new reservation this give-back would remove.
     void checking.then(giveBack)
     throw new EventStoreUnavailableError(`the event log answered the checks too late to append in time (${answerWithinMs(infra)} ms to answer)`)
   }

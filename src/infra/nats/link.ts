@@ -8,6 +8,7 @@ import { EventStoreUnavailableError } from './event-store-errors.js'
  */
 export class NatsLink {
   private connected = true
+  private readonly reconnected = new Set<() => void>()
 
   constructor(nc: NatsConnection) {
     void this.follow(nc)
@@ -22,10 +23,19 @@ export class NatsLink {
     if (!this.connected) throw new EventStoreUnavailableError('not connected to NATS (reconnecting)')
   }
 
+  /** Calls `listener` at each reconnection, until the function returned is called. */
+  onReconnect(listener: () => void): () => void {
+    this.reconnected.add(listener)
+    return () => this.reconnected.delete(listener)
+  }
+
   private async follow(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'close') this.connected = false
-      else if (status.type === 'reconnect') this.connected = true
+      else if (status.type === 'reconnect') {
+        this.connected = true
+        for (const listener of this.reconnected) listener()
+      }
     }
     this.connected = false
   }

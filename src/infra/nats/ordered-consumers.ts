@@ -1,4 +1,5 @@
 import type { Consumer, ConsumerMessages } from '@nats-io/jetstream'
+import type { NatsLink } from './link.js'
 
 /**
  * Ends an ordered consumer for good. In nats.js 3.4 `close()` only stops reading: the server
@@ -34,17 +35,27 @@ export class ConsumerSilentError extends Error {
   override readonly name = 'ConsumerSilentError'
 }
 
-/** `consumer.consume()` for a consumer read for long: ends with ConsumerSilentError once its heartbeats stop. */
-export async function consumeFollowing(consumer: Consumer, maxMessages: number): Promise<ConsumerMessages> {
+/**
+ * `consumer.consume()` for a consumer read for long: ends with ConsumerSilentError once its
+ * heartbeats stop, and at a reconnection, after which nats.js watches no heartbeat until the
+ * consumer's info answers (never, while the server that held it is down).
+ */
+export async function consumeFollowing(consumer: Consumer, maxMessages: number, link: Pick<NatsLink, 'onReconnect'>): Promise<ConsumerMessages> {
   const messages = await consumer.consume({ max_messages: maxMessages, expires: FOLLOW_PULL_MS, idle_heartbeat: FOLLOW_HEARTBEAT_MS })
-  void endWhenSilent(messages)
+  const silent = (why: string) => messages.stop(new ConsumerSilentError(why))
+  const forget = link.onReconnect(() => silent('reconnected to NATS: the server that held the consumer may be gone'))
+  void endWhenSilent(messages, silent).finally(forget)
   return messages
 }
 
-async function endWhenSilent(messages: ConsumerMessages): Promise<void> {
-  // Ends when the messages end (nats.js stops the status listeners with them).
+/** Ends once the messages have been read to their end (nats.js then stops the status listeners). */
+async function endWhenSilent(messages: ConsumerMessages, silent: (why: string) => void): Promise<void> {
   for await (const status of messages.status()) {
-    if (status.type !== 'heartbeats_missed') continue
-    return messages.stop(new ConsumerSilentError(`${status.count} heartbeats of ${FOLLOW_HEARTBEAT_MS} ms missed: the consumer's server is gone`))
+    if (status.type === 'heartbeats_missed') return silent(`${status.count} heartbeats of ${FOLLOW_HEARTBEAT_MS} ms missed: the consumer's server is gone`)
   }
+}
+
+/** A consumer's end is logged as a warning when its server went away (an outage ridden out), as an error otherwise. */
+export function endLevel(err: unknown): 'warn' | 'error' {
+  return err instanceof ConsumerSilentError ? 'warn' : 'error'
 }

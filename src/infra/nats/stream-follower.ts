@@ -3,10 +3,18 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { settleWithin } from '../deadline.js'
+import type { NatsLink } from './link.js'
 import { closeOrdered, consumeFollowing } from './ordered-consumers.js'
 
 const STOP_MS = 2000
 const REOPEN_MS = 1000
+
+/** What a follower reads through: JetStream, and the connection's link (a reconnection ends its consumer). */
+export interface FollowingNats {
+  readonly js: JetStreamClient
+  readonly jsm: JetStreamManager
+  readonly link: Pick<NatsLink, 'onReconnect'>
+}
 
 export interface FollowedSubjects {
   readonly stream: string
@@ -38,14 +46,14 @@ export class StreamFollower {
   ) {}
 
   /** Follows what is stored from now on (the stream's head). */
-  async listen(js: JetStreamClient, jsm: JetStreamManager): Promise<void> {
-    const { state } = await jsm.streams.info(this.subjects.stream)
-    await this.open(js, state.last_seq + 1)
+  async listen(nats: FollowingNats): Promise<void> {
+    const { state } = await nats.jsm.streams.info(this.subjects.stream)
+    await this.open(nats, state.last_seq + 1)
   }
 
   /** Follows what is stored from stream sequence `from` on (at least 1): the messages already there, then the new ones. */
-  async listenFrom(js: JetStreamClient, from: number): Promise<void> {
-    await this.open(js, Math.max(1, from))
+  async listenFrom(nats: Omit<FollowingNats, 'jsm'>, from: number): Promise<void> {
+    await this.open(nats, Math.max(1, from))
   }
 
   /** Deletes the consumer; with NATS away, it is left to the server's inactive threshold after STOP_MS. */
@@ -54,8 +62,8 @@ export class StreamFollower {
     if (this.consumer) await settleWithin(closeOrdered(this.consumer, this.messages), STOP_MS)
   }
 
-  private async open(js: JetStreamClient, from: number): Promise<void> {
-    const consumer = await js.consumers.get(this.subjects.stream, {
+  private async open(nats: Omit<FollowingNats, 'jsm'>, from: number): Promise<void> {
+    const consumer = await nats.js.consumers.get(this.subjects.stream, {
       name_prefix: `${this.subjects.namePrefix}${randomUUID().replaceAll('-', '')}`,
       filter_subjects: [...this.subjects.filterSubjects],
       deliver_policy: DeliverPolicy.StartSequence,
@@ -63,11 +71,11 @@ export class StreamFollower {
       ...(this.subjects.headersOnly ? { headers_only: true } : {}),
     })
     this.consumer = consumer
-    this.messages = await consumeFollowing(consumer, 100)
-    void this.follow(js, consumer, this.messages, from)
+    this.messages = await consumeFollowing(consumer, 100, nats.link)
+    void this.follow(nats, consumer, this.messages, from)
   }
 
-  private async follow(js: JetStreamClient, consumer: Consumer, messages: ConsumerMessages, from: number): Promise<void> {
+  private async follow(nats: Omit<FollowingNats, 'jsm'>, consumer: Consumer, messages: ConsumerMessages, from: number): Promise<void> {
     let next = from
     try {
       for await (const msg of messages) {
@@ -82,7 +90,7 @@ export class StreamFollower {
       await sleep(REOPEN_MS)
       if (this.stopping) return
       try {
-        return await this.open(js, next)
+        return await this.open(nats, next)
       } catch (err) {
         this.log.warn({ err }, `${this.subjects.name}: could not follow again yet`)
       }
