@@ -16,6 +16,9 @@ export interface FollowingNats {
   readonly link: Pick<NatsLink, 'onReconnect'>
 }
 
+/** What opening a consumer needs: no stream info, the start being given. */
+type OpeningNats = Omit<FollowingNats, 'jsm'>
+
 export interface FollowedSubjects {
   readonly stream: string
   readonly filterSubjects: readonly string[]
@@ -52,7 +55,7 @@ export class StreamFollower {
   }
 
   /** Follows what is stored from stream sequence `from` on (at least 1): the messages already there, then the new ones. */
-  async listenFrom(nats: Omit<FollowingNats, 'jsm'>, from: number): Promise<void> {
+  async listenFrom(nats: OpeningNats, from: number): Promise<void> {
     await this.open(nats, Math.max(1, from))
   }
 
@@ -62,7 +65,7 @@ export class StreamFollower {
     if (this.consumer) await settleWithin(closeOrdered(this.consumer, this.messages), STOP_MS)
   }
 
-  private async open(nats: Omit<FollowingNats, 'jsm'>, from: number): Promise<void> {
+  private async open(nats: OpeningNats, from: number): Promise<void> {
     const consumer = await nats.js.consumers.get(this.subjects.stream, {
       name_prefix: `${this.subjects.namePrefix}${randomUUID().replaceAll('-', '')}`,
       filter_subjects: [...this.subjects.filterSubjects],
@@ -75,7 +78,7 @@ export class StreamFollower {
     void this.follow(nats, consumer, this.messages, from)
   }
 
-  private async follow(nats: Omit<FollowingNats, 'jsm'>, consumer: Consumer, messages: ConsumerMessages, from: number): Promise<void> {
+  private async follow(nats: OpeningNats, consumer: Consumer, messages: ConsumerMessages, from: number): Promise<void> {
     let next = from
     try {
       for await (const msg of messages) {
