@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { AppContext } from '../../src/app-context.js'
 import { PartitionLeases, partitionOf } from '../../projections/index.js'
+import { EveryInTurn } from '../../src/infra/every-in-turn.js'
 
 /** Where schedulers hold their leases: apart from the projectors', with its own TTL (SCHEDULER_LEASE_MS). */
 export const SCHEDULER_LEASES = 'mats_scheduler_leases'
@@ -20,8 +21,7 @@ const RENEWALS_PER_TTL = 5
 export class OwnedPartitions {
   private owned = new Set<number>()
   private validUntil = 0
-  private timer: NodeJS.Timeout | undefined
-  private renewing: Promise<void> = Promise.resolve()
+  private readonly renewals: EveryInTurn
 
   private constructor(
     private readonly leases: PartitionLeases,
@@ -29,7 +29,10 @@ export class OwnedPartitions {
     private readonly log: Logger,
     /** Told of partitions just taken, whose schedules the scheduler has yet to load. */
     private readonly onGained: (partitions: readonly number[]) => void,
-  ) {}
+  ) {
+    // One renewal at a time: two at once would race on the same leases' revisions.
+    this.renewals = new EveryInTurn(() => this.renew(), Math.floor(ttlMs / RENEWALS_PER_TTL))
+  }
 
   /**
    * Joins the schedulers of this database (its read models' name scopes the leases) as a member
@@ -45,13 +48,8 @@ export class OwnedPartitions {
   }
 
   /** Takes its first share, then renews five times a TTL, so that a renewal or two lost to a slow NATS do not lose the leases. */
-  async start(): Promise<void> {
-    await this.renew()
-    // One renewal after the other: two at once would race on the same leases' revisions.
-    const renewSoon = () => {
-      this.renewing = this.renewing.then(() => this.renew())
-    }
-    this.timer = setInterval(renewSoon, Math.floor(this.ttlMs / RENEWALS_PER_TTL))
+  start(): Promise<void> {
+    return this.renewals.start()
   }
 
   /** Whether this scheduler fires the schedules of `accountId` now. */
@@ -61,8 +59,7 @@ export class OwnedPartitions {
 
   /** Gives every lease back, so that the others take over at once rather than after the TTL. */
   async stop(): Promise<void> {
-    clearInterval(this.timer)
-    await this.renewing
+    await this.renewals.stop()
     this.owned.clear()
     await this.leases.releaseAll()
   }

@@ -92,15 +92,18 @@ export class PartitionLeases {
     return `${this.scope}.${group}.${partition}`
   }
 
+  /** Every lease at once (one round trip, not one per lease: a renewal must outpace the TTL on a slow NATS); throws the first failure once all have settled. */
   private async renew(group: string, held: Map<number, number>): Promise<void> {
-    for (const [partition, revision] of [...held]) {
+    const renewals = [...held].map(async ([partition, revision]) => {
       try {
         held.set(partition, await this.kv.update(this.leaseKey(group, partition), this.memberId, revision))
       } catch (err) {
         if (!isWrongRevision(err)) throw err
         held.delete(partition) // It expired and another process took it.
       }
-    }
+    })
+    const failed = (await Promise.allSettled(renewals)).find((outcome) => outcome.status === 'rejected')
+    if (failed) throw failed.reason
   }
 
   private async take(group: string, held: Map<number, number>, partition: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { settleWithin } from '../../src/infra/deadline.js'
+import { EveryInTurn } from '../../src/infra/every-in-turn.js'
 import type { Projection } from './projection.js'
 import type { PartitionLeases } from './leases.js'
 import { ProjectionRunner, type RunnerDeps, type RunnerOptions } from './runner.js'
@@ -22,8 +23,7 @@ export class Projector {
   /** Runners by stream. */
   private readonly running = new Map<string, Running>()
   private readonly streams: Map<string, Projection[]>
-  private timer: NodeJS.Timeout | undefined
-  private ticking: Promise<void> = Promise.resolve()
+  private readonly renewals: EveryInTurn
   private stopped = false
 
   constructor(
@@ -33,13 +33,11 @@ export class Projector {
     private readonly options: { readonly renewMs: number; readonly runner?: RunnerOptions },
   ) {
     this.streams = byStream(projections)
+    this.renewals = new EveryInTurn(() => this.tick(), options.renewMs)
   }
 
-  async start(): Promise<void> {
-    await this.tick()
-    this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick())
-    }, this.options.renewMs)
+  start(): Promise<void> {
+    return this.renewals.start()
   }
 
   /**
@@ -50,8 +48,7 @@ export class Projector {
    */
   async stop(): Promise<void> {
     this.stopped = true
-    clearInterval(this.timer)
-    await this.within(this.ticking, 'the lease tick under way')
+    await this.within(this.renewals.stop(), 'the lease tick under way')
     for (const { runner } of this.running.values()) runner.stop()
     await this.within(Promise.all([...this.running.values()].map((r) => r.done)), 'the projection runners')
     this.running.clear()
