@@ -9,11 +9,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { partitionOf } from '../../projections/index.js'
 import { summarizeProfiles } from '../capacity/profile.js'
+import { percentile } from '../stats.js'
 import { natsCounters, type CapacityServers } from '../capacity/servers.js'
 import { watchFired, type FiredWatch } from './fired-watch.js'
 import { decided, delays, load, nextMinute, report, say, settled, ticksFrom } from './measure.js'
 import { leaseHolders, natsMessagesOf, untilBalanced, type SchedulerPool } from './schedulers.js'
 import type { BenchStore } from './store.js'
+import { GUARD_KINDS, type GuardKind, type TickFloor } from './tick-floor.js'
 
 export const EVERY_MINUTE = '* * * * *'
 /** How long the schedulers are given to load what they follow before the next measured tick. */
@@ -37,11 +39,14 @@ interface Rig {
   readonly watch: FiredWatch
   /** nats-server's messages per 5 s below which the schedulers are taken to have loaded what they follow. */
   readonly quiet: number
+  /** Measured before each count's ticks, on the same nats-server (null: not). */
+  readonly floor: TickFloor | null
 }
 
-export async function firingPhase(options: FiringOptions, store: BenchStore, pool: SchedulerPool, servers: Rig['servers'], quietPerMinute: number): Promise<void> {
+export async function firingPhase(options: FiringOptions, store: BenchStore, parts: Pick<Rig, 'pool' | 'servers' | 'floor'>, quietPerMinute: number): Promise<void> {
+  const { pool, servers, floor } = parts
   const watch = await watchFired(servers.natsUrl)
-  const rig: Rig = { options, servers, pool, watch, quiet: Math.max(20, quietPerMinute / 12) * 1.5 }
+  const rig: Rig = { options, servers, pool, watch, floor, quiet: Math.max(20, quietPerMinute / 12) * 1.5 }
   try {
     const started = Date.now()
     await store.changeSome(options.firing, EVERY_MINUTE)
@@ -59,6 +64,7 @@ async function measureWith(rig: Rig, count: number): Promise<void> {
   const holders = await untilBalanced(servers.natsUrl, options.database, pool)
   say(`${count} scheduler(s), partitions by pid: ${describe(holders)}`)
   await settled(servers.monitorUrl, rig.quiet, `the ${count} scheduler(s) following their schedules`, SETTLE_MS)
+  const floorDelays = rig.floor ? await floorTick(rig.floor) : null
   // The first tick at least 20 s away: the read model and the schedulers have learnt every change by then.
   const first = nextMinute(20_000)
   await sleep(first - Date.now() - 2000)
@@ -72,7 +78,8 @@ async function measureWith(rig: Rig, count: number): Promise<void> {
     await profiled.profileTo(process.env.PROFILE_DIR ?? '/tmp')
     for (const line of await summarizeProfiles(process.env.PROFILE_DIR ?? '/tmp')) say(line)
   }
-  report(ticksFrom(watch.ticks, first, options.rounds), options.firing)
+  const measured = report(ticksFrom(watch.ticks, first, options.rounds), options.firing)
+  if (floorDelays) say(`  p99 against the JetStream floor's (aggregate guards): ${(percentile(measured, 99) / percentile(floorDelays, 99)).toFixed(2)}`)
   // Every decision from 2 s before the first tick on, later ticks begun while waiting included.
   const fired = [...watch.ticks].filter(([at]) => Date.parse(at) >= first).reduce((n, [, tick]) => n + tick.fired.length, 0)
   const whole = counters1.inMsgs - counters0.inMsgs + counters1.outMsgs - counters0.outMsgs
@@ -102,6 +109,25 @@ async function measureKill(rig: Rig, beforeMs: number): Promise<void> {
       `  tick ${at}: the killed one's accounts ${ofLost.length} fired, ${delays(ofLost)}; the others' ${ofOthers.length} fired, ${delays(ofOthers)}; ${late} later than 2 s; ${options.firing - fired.length - skipped} undecided`,
     )
   }
+}
+
+/** FLOOR_GUARDS (`aggregate,subject` by default): the kinds of guard the floor is measured with. */
+function floorGuards(): GuardKind[] {
+  const kinds = (process.env.FLOOR_GUARDS ?? 'aggregate,subject').split(',')
+  const known = kinds.filter((kind): kind is GuardKind => GUARD_KINDS.some((k) => k === kind))
+  if (known.length !== kinds.length) throw new Error(`FLOOR_GUARDS: each of ${GUARD_KINDS.join(', ')}, not ${kinds.join(',')}`)
+  return known
+}
+
+/** One tick of the floor with each kind of guard; returns the delays with mats' own (aggregate). */
+export async function floorTick(floor: TickFloor): Promise<number[]> {
+  let aggregate: number[] = []
+  for (const guard of floorGuards()) {
+    const values = await floor.tick(guard)
+    say(`  the JetStream floor, ${guard} guards: ${values.length} pairs, ${delays(values)}; load ${load()}`)
+    if (guard === 'aggregate') aggregate = values
+  }
+  return aggregate
 }
 
 function describe(holders: ReadonlyMap<number, number>): string {

@@ -17,3 +17,8 @@ export async function forEachAtMost<T>(items: readonly T[], atOnce: number, work
   await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker))
   if (failures.length > 0) throw failures[0]
 }
+
+/** `items` cut into runs of at most `size`, in order. */
+export function batchesOf<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
+}

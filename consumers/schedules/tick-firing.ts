@@ -2,13 +2,14 @@ import type { AppContext } from '../../src/app-context.js'
 import { operator } from '../../src/commands/execute.js'
 import { dueTicks } from '../../src/commands/schedules/due-ticks.js'
 import { fireTick, type FireContext } from '../../src/commands/schedules/fire-tick.js'
-import { TickBatch } from '../../src/commands/schedules/tick-batch.js'
+import { TickBatch, tickAppends } from '../../src/commands/schedules/tick-batch.js'
 import { Slots } from '../webhooks/slots.js'
-import { SlottedAppends } from './slotted-appends.js'
+import { GroupedTickAppends } from './grouped-tick-appends.js'
 import { schedulerFireContext } from './fire-context.js'
 import type { Followed, FollowedSchedules } from './followed-schedules.js'
+import { batchesOf } from './at-most.js'
 
-/** At most this many schedules' ticks in one atomic batch: 200 messages, of the server's 1,000. */
+/** At most this many of an account's ticks decided as one batch (and handed to the group commit whole): 200 messages. */
 const BATCH_TICKS = 100
 /** A schedule whose tick failed (NATS out of reach) is tried again after this. */
 const RETRY_MS = 1000
@@ -23,19 +24,19 @@ const DECIDING_PER_SLOT = 2
 /**
  * Decides the due ticks of the followed schedules, an account at a time (ADR 0051): an
  * account's due schedules share one read of its budget, and their fired ticks are appended
- * together, BATCH_TICKS to an atomic batch. Two bounds, so that the checks of some accounts
- * run while others append (ADR 0056): `DECIDING_PER_SLOT` × `concurrency` batches are decided
- * at once (their checks: session, budget), and `concurrency` atomic batches are
- * appended at once (the process's batch slots), each handed out first come first served
- * across accounts, so that one large account does not hold them all. An account being decided
+ * together, BATCH_TICKS to a batch. Two bounds, so that the checks of some accounts run while
+ * others append (ADR 0056): `DECIDING_PER_SLOT` × `concurrency` batches are decided at once
+ * (their checks: session, budget), and the decided batches go through a group commit
+ * (`GroupedTickAppends`, ADR 0060) with `concurrency` atomic batches in flight: those handed in
+ * meanwhile leave together in the next one, whatever their accounts. An account being decided
  * is left out of the passes meanwhile.
  */
 export class TickFiring {
   private readonly context: FireContext
   /** Batches being decided (their checks, then their append). */
   private readonly decisions: Slots
-  /** The event store, each append holding one of the atomic batch slots. */
-  private readonly appends: SlottedAppends
+  /** The event store's atomic batches, group-committed. */
+  private readonly appends: GroupedTickAppends
   private readonly inFlight = new Set<Promise<void>>()
   /** Accounts whose due ticks are being decided: their next due ones wait for a later pass. */
   private readonly deciding = new Set<string>()
@@ -49,7 +50,7 @@ export class TickFiring {
   ) {
     this.context = schedulerFireContext(infra)
     this.decisions = new Slots(DECIDING_PER_SLOT * concurrency, 0)
-    this.appends = new SlottedAppends(infra.events, new Slots(concurrency, 0))
+    this.appends = new GroupedTickAppends(tickAppends(infra.events), concurrency)
   }
 
   /** One pass of the loop: starts deciding every account that has due schedules and is not being decided. */
@@ -130,9 +131,4 @@ export class TickFiring {
     }
     this.followed.remember(known)
   }
-}
-
-/** `items` cut into runs of at most `size`, in order. */
-function batchesOf<T>(items: readonly T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 }

@@ -16,9 +16,26 @@ export type FiredAppended = [Recorded<TaskCreated>[], Recorded<ScheduleEvent>[]]
 /** How one tick appends its pair: alone, or with the other ticks of its batch. */
 export type AppendFired = (pair: FiredPair) => Promise<FiredAppended>
 
+/** How fired ticks' pairs reach the log: several as one atomic batch (all or none), or one alone. */
+export interface TickAppends {
+  together(pairs: readonly FiredPair[]): Promise<FiredAppended[]>
+  alone(pair: FiredPair): Promise<FiredAppended>
+}
+
+/** A fired pair as the event store's two parts: the task's and the schedule's. */
+const asParts = ({ task, schedule, options }: FiredPair) => ({ first: { aggregate: Task, part: task }, second: { aggregate: Schedule, part: schedule }, options })
+
 /** One pair appended alone, as one atomic batch. */
 export function appendAlone(events: Pick<EventStore, 'appendPair'>): AppendFired {
-  return ({ task, schedule, options }) => events.appendPair({ aggregate: Task, part: task }, { aggregate: Schedule, part: schedule }, options)
+  return (pair) => {
+    const { first, second, options } = asParts(pair)
+    return events.appendPair(first, second, options)
+  }
+}
+
+/** The event store's pair appends, as TickAppends. */
+export function tickAppends(events: Pick<EventStore, 'appendPair' | 'appendPairs'>): TickAppends {
+  return { together: (pairs) => events.appendPairs(pairs.map(asParts)), alone: appendAlone(events) }
 }
 
 interface Waiting {
@@ -39,7 +56,7 @@ export class TickBatch {
   private open: number
 
   constructor(
-    private readonly events: Pick<EventStore, 'appendPair' | 'appendPairs'>,
+    private readonly appends: TickAppends,
     members: number,
   ) {
     this.open = members
@@ -55,7 +72,7 @@ export class TickBatch {
       this.flushIfComplete()
     }
     const append: AppendFired = (pair) => {
-      if (joined) return appendAlone(this.events)(pair)
+      if (joined) return this.appends.alone(pair)
       const appended = new Promise<FiredAppended>((resolve, reject) => this.waiting.push({ pair, resolve, reject }))
       leave()
       return appended
@@ -68,20 +85,18 @@ export class TickBatch {
     void this.flush(this.waiting.splice(0))
   }
 
+  /** One pair too goes `together`: a group commit may merge it with other accounts' (ADR 0060). */
   private async flush(batch: readonly Waiting[]): Promise<void> {
-    if (batch.length === 1) return this.alone(batch)
-    const pairs = batch.map(({ pair }) => ({ first: { aggregate: Task, part: pair.task }, second: { aggregate: Schedule, part: pair.schedule }, options: pair.options }))
     try {
-      const appended = await this.events.appendPairs(pairs)
+      const appended = await this.appends.together(batch.map(({ pair }) => pair))
       for (const [i, waiting] of batch.entries()) waiting.resolve(appended[i] ?? [[], []])
     } catch (err) {
-      if (err instanceof ConcurrencyError) return this.alone(batch)
+      if (err instanceof ConcurrencyError && batch.length > 1) return this.alone(batch)
       for (const waiting of batch) waiting.reject(err)
     }
   }
 
   private alone(batch: readonly Waiting[]): void {
-    const append = appendAlone(this.events)
-    for (const { pair, resolve, reject } of batch) append(pair).then(resolve, reject)
+    for (const { pair, resolve, reject } of batch) this.appends.alone(pair).then(resolve, reject)
   }
 }
