@@ -58,7 +58,7 @@ async function composeApp(infra: Infra): Promise<AppContext> {
     knownSessions: new KnownSessions(),
     endedTasks: new EndedTasks(),
     // The inline projections registered with the write side: each append brings its aggregate's own documents up to date.
-    projectInline: (stream, aggregateId, history) => projectInline(readModels, log, stream, aggregateId, history),
+    projectInline: (stream, aggregateId, history, follows) => projectInline(readModels, log, stream, aggregateId, history, follows),
     countActiveWebhooks: async (accountId) => (await activeWebhooks(readModels, accountId)).length,
     liveEvents,
     async close() {

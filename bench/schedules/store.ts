@@ -88,7 +88,7 @@ export async function benchStore(natsUrl: string, mongoUrl: string, accountCount
         let active = 0
         for (let after = '', page = await activeSchedulesAfter(infra.readModels, after, 1000); page.length > 0; page = await activeSchedulesAfter(infra.readModels, after, 1000)) {
           active += page.length
-          after = page.at(-1)!.id
+          after = page.at(-1)!._id
         }
         if (active >= count) return
         await sleep(500)

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/app-context.js'
-import { activeSchedulesAfter } from '../../projections/index.js'
+import { activeSchedulesAfter, scheduleStateOf } from '../../projections/index.js'
 import { nextFireAfter } from '../../src/commands/schedules/fire-times.js'
 import type { KnownSchedule } from '../../src/commands/schedules/fire-tick.js'
 import { Schedule, type ScheduleState } from '../../src/domain/schedules/schedule.js'
@@ -18,15 +18,17 @@ export interface Followed {
 }
 
 const PAGE = 1000
-/** Schedules of a page of the read model loaded or caught up from the log at once (ADR 0053). */
+/** Schedules of a page of the read model loaded or caught up from the log at once, of those the page does not show whole (ADR 0053). */
 const LEARNING_AT_ONCE = 16
 
 type ActiveSchedule = Awaited<ReturnType<typeof activeSchedulesAfter>>[number]
 
 /**
  * The active schedules of the partitions this scheduler owns (ADR 0047). The read model says
- * which schedules exist and when one changed; each is loaded from the log once and caught up
- * when the read model shows it moved, since its log version is what a tick's guard checks.
+ * which schedules exist and what each is: a schedule is taken from its document, state and
+ * `_seq` as the version its next tick is guarded by (ADR 0061); a document behind the log
+ * costs that tick one refused append and a catch-up from the log, never a second tick. A
+ * lifecycle event read (ScheduleChanges) is learnt from the log.
  */
 export class FollowedSchedules {
   private readonly entries = new Map<string, Followed>()
@@ -38,7 +40,7 @@ export class FollowedSchedules {
   private scanFrom = 0
 
   constructor(
-    private readonly infra: Pick<AppContext, 'readModels' | 'events'>,
+    private readonly infra: { readonly readModels: AppContext['readModels']; readonly events: Pick<AppContext['events'], 'load' | 'catchUp'> },
     /** Whether this scheduler fires the schedules of `accountId` now (it holds the partition's lease). */
     private readonly owns: (accountId: string) => boolean,
   ) {}
@@ -95,11 +97,16 @@ export class FollowedSchedules {
     return due
   }
 
-  /** Keeps what a decision or a read learnt of a schedule, unless it is older than what is known; lets go of one that stopped being active or ours. */
-  remember(known: KnownSchedule): void {
+  /**
+   * Keeps what a decision or a read learnt of a schedule, unless it is older than what is known
+   * (a read begun before this process's own append ended after it). A decision's outcome stands
+   * over what it was decided from (`replacing`) while that is still what is known, even below it:
+   * the log behind a document (ADR 0061). Lets go of one that stopped being active or ours.
+   */
+  remember(known: KnownSchedule, replacing?: KnownSchedule): void {
     const id = known.key.aggregateId
-    // A read begun before this process's own append ended after it: what it read is older than what is known.
-    if (known.version < (this.entries.get(id)?.known.version ?? 0)) return
+    const current = this.entries.get(id)?.known
+    if (current && current !== replacing && known.version < current.version) return
     this.scanFrom = 0
     if (known.state.status !== 'active' || !this.owns(known.key.accountId)) {
       this.entries.delete(id)
@@ -111,19 +118,31 @@ export class FollowedSchedules {
     else Object.assign(entry, { known, next })
   }
 
-  /** Loads the active schedules new to this scheduler and catches up those that moved; returns the ids seen. */
+  /** Takes the active schedules new to this scheduler, and those that moved, from the read model; returns the ids seen. */
   private async followActive(): Promise<Set<string>> {
     const seen = new Set<string>()
     for await (const page of activeSchedulePages(this.infra.readModels)) {
       const owned = page.filter(({ accountId }) => this.owns(accountId))
-      for (const { id } of owned) seen.add(id)
-      await forEachAtMost(owned, LEARNING_AT_ONCE, async ({ id, accountId, seq }) => {
-        const entry = this.entries.get(id)
-        if (!entry) await this.follow({ accountId, aggregateId: id })
-        else if (seq > entry.known.version && !entry.busy) await this.learn(entry)
+      for (const { _id } of owned) seen.add(_id)
+      const fromTheLog = owned.filter((doc) => !this.takeFromView(doc))
+      await forEachAtMost(fromTheLog, LEARNING_AT_ONCE, async ({ _id, accountId }) => {
+        const entry = this.entries.get(_id)
+        if (!entry) await this.follow({ accountId, aggregateId: _id })
+        else if (!entry.busy) await this.learn(entry)
       })
     }
     return seen
+  }
+
+  /** Whether the document settled the schedule (new, moved, or known already); false when it must be read from the log. */
+  private takeFromView(doc: ActiveSchedule): boolean {
+    const entry = this.entries.get(doc._id)
+    // A busy entry's decision brings it up to date; one the document does not pass is up to date.
+    if (entry && (entry.busy || doc._seq <= entry.known.version)) return true
+    const state = scheduleStateOf(doc)
+    if (!state) return false
+    this.remember({ key: { accountId: doc.accountId, aggregateId: doc._id }, state, version: doc._seq })
+    return true
   }
 
   /** Of another scheduler's partition now: let go. Paused or deleted in the read model: learn it from the log before letting go. */
@@ -160,6 +179,6 @@ async function* activeSchedulePages(readModels: AppContext['readModels']): Async
     yield page
     const last = page.at(-1)
     if (!last || page.length < PAGE) return
-    after = last.id
+    after = last._id
   }
 }

@@ -116,7 +116,8 @@ export class TickFiring {
    * failure is kept, so that the retry is not refused by the guard for a tick it stored itself.
    */
   private async decideDue(entry: Followed, context: FireContext): Promise<void> {
-    let known = entry.known
+    const decidedFrom = entry.known
+    let known = decidedFrom
     const owned = () => !this.stopped && this.owns(known.key.accountId)
     try {
       const { missed, due } = dueTicks(known.state, this.infra.clock())
@@ -129,6 +130,6 @@ export class TickFiring {
       entry.retryAt = Date.now() + RETRY_MS
       this.infra.log.warn({ err, scheduleId: known.key.aggregateId }, 'scheduler: a tick could not be decided; trying again')
     }
-    this.followed.remember(known)
+    this.followed.remember(known, decidedFrom)
   }
 }

@@ -169,13 +169,15 @@ function onlyDuplicateKeys(err: MongoBulkWriteError): boolean {
 /**
  * Brings one document up to date with `events` (which may include events it already
  * has) and returns it as stored; null when none of the events makes a document. Used for
- * contended writes and by the command side for inline projections.
+ * contended writes and by the command side for inline projections. Given `follows`, the
+ * events are those after that sequence: a document not at it is returned as it is.
  */
-export async function applyToDocument(collection: DocCollection, projection: Projection, id: string, events: readonly RecordedEvent[]): Promise<StoredDoc | null> {
+export async function applyToDocument(collection: DocCollection, projection: Projection, id: string, events: readonly RecordedEvent[], follows?: number): Promise<StoredDoc | null> {
   const relevant = events.filter((e) => handles(projection, e.type) && projection.docId(e) === id)
   if (relevant.length === 0) return null
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
     const existing = await collection.findOne({ _id: id })
+    if (follows !== undefined && (existing?._seq ?? 0) !== follows) return existing
     const folded = fold(projection, id, existing, relevant)
     if (!folded) return existing
     if (await compareAndSet(collection, folded)) return folded.doc

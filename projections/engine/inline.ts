@@ -9,11 +9,11 @@ import type { ReadModels } from './read-models.js'
  * wrote (or saw) its events can read them back. A failure here loses nothing: the events
  * are stored and the projector applies them.
  */
-export async function projectInline(readModels: ReadModels, log: Logger, stream: StreamName, aggregateId: string, history: readonly RecordedEvent[]): Promise<void> {
+export async function projectInline(readModels: ReadModels, log: Logger, stream: StreamName, aggregateId: string, history: readonly RecordedEvent[], follows?: number): Promise<void> {
   for (const projection of readModels.projections) {
     if (!projection.inline || projection.stream !== stream) continue
     try {
-      await applyToDocument(readModels.collection(projection), projection, aggregateId, history)
+      await applyToDocument(readModels.collection(projection), projection, aggregateId, history, follows)
     } catch (err) {
       log.warn({ err, projection: projection.name, aggregateId }, 'inline projection failed; the projector will apply it')
     }

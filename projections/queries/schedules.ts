@@ -23,11 +23,10 @@ export function countLiveSchedules(readModels: ReadModels, accountId: string): P
 }
 
 /** One page of the active schedules of every account, in id order, after `afterId`: what a scheduler fires. */
-export async function activeSchedulesAfter(readModels: ReadModels, afterId: string, limit: number): Promise<{ id: string; accountId: string; seq: number }[]> {
-  const docs = await collection(readModels)
+export function activeSchedulesAfter(readModels: ReadModels, afterId: string, limit: number): Promise<Stored<ScheduleDoc>[]> {
+  return collection(readModels)
     .find({ status: 'active', _id: { $gt: afterId } })
     .sort({ _id: 1 })
     .limit(limit)
     .toArray()
-  return docs.map((doc) => ({ id: doc._id, accountId: doc.accountId, seq: doc._seq }))
 }

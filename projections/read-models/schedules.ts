@@ -1,5 +1,5 @@
 import type { Recorded } from '../../src/domain/message.js'
-import type { OverlapPolicy, ScheduleEvent, SkipReason } from '../../src/domain/schedules/schedule.js'
+import type { OverlapPolicy, ScheduleEvent, ScheduleState, SkipReason } from '../../src/domain/schedules/schedule.js'
 import type { AgentType } from '../../src/domain/agents/catalogue.js'
 import type { Priority } from '../../src/domain/tasks/task.js'
 import { defineProjection, foldHistory } from '../engine/projection.js'
@@ -26,6 +26,12 @@ export interface ScheduleDoc {
   /** Ticks at or before it are not due; after the last tick decided, the next fire times count from the later of the two. */
   readonly activeFrom: string
   readonly lastTick: string | null
+  /**
+   * The task of the latest fired tick (what overlap `skip` waits for), so that a scheduler
+   * can take the schedule over from this document (ADR 0061). Absent from documents written
+   * before it was kept: those are loaded from the log.
+   */
+  readonly lastTaskId?: string | null
   readonly recentFirings: readonly Firing[]
   readonly createdAt: string
 }
@@ -49,7 +55,7 @@ export const schedulesProjection = defineProjection<ScheduleDoc, Recorded<Schedu
   evolve(doc, event) {
     if (event.type === 'ScheduleCreated') {
       const { paused, ...spec } = event.data
-      return { _id: event.aggregateId, accountId: event.accountId, ...spec, status: paused ? 'paused' : 'active', lastTick: null, recentFirings: [], createdAt: event.occurredAt }
+      return { _id: event.aggregateId, accountId: event.accountId, ...spec, status: paused ? 'paused' : 'active', lastTick: null, lastTaskId: null, recentFirings: [], createdAt: event.occurredAt }
     }
     if (!doc) throw new Error(`${event.type} before ScheduleCreated for ${event.aggregateId}`)
     switch (event.type) {
@@ -62,7 +68,7 @@ export const schedulesProjection = defineProjection<ScheduleDoc, Recorded<Schedu
       case 'ScheduleDeleted':
         return { ...doc, status: 'deleted' }
       case 'ScheduleFired':
-        return withFiring(doc, { scheduledFor: event.data.scheduledFor, taskId: event.data.taskId })
+        return { ...withFiring(doc, { scheduledFor: event.data.scheduledFor, taskId: event.data.taskId }), lastTaskId: event.data.taskId }
       case 'ScheduleTickSkipped': {
         const missed = event.data.missedTicks ? { missedTicks: event.data.missedTicks } : {}
         return withFiring(doc, { scheduledFor: event.data.scheduledFor, skipped: event.data.reason, ...missed })
@@ -70,5 +76,20 @@ export const schedulesProjection = defineProjection<ScheduleDoc, Recorded<Schedu
     }
   },
 })
+
+/**
+ * The schedule's aggregate state as its document shows it, or null when the document does not
+ * keep all of it (written before `lastTaskId` was kept, or a tick since by a projector that
+ * did not keep it: a rolling deploy). As current as the document: a
+ * scheduler guards its appends by the document's `_seq`, so a document behind the log costs
+ * one refused append, never a second tick (ADR 0061).
+ */
+export function scheduleStateOf(doc: ScheduleDoc): ScheduleState | null {
+  const lastFired = doc.recentFirings.find((firing) => 'taskId' in firing)
+  if (doc.lastTaskId === undefined || (lastFired && lastFired.taskId !== doc.lastTaskId)) return null
+  const { sessionId, agentType, instruction, title, priority, cron, every, timezone, overlap, catchupWindow } = doc
+  const spec = { sessionId, agentType, instruction, title, priority, cron, every, timezone, overlap, catchupWindow }
+  return { status: doc.status, spec, activeFrom: doc.activeFrom, lastTick: doc.lastTick, lastTaskId: doc.lastTaskId }
+}
 
 export const scheduleDocFromHistory = (events: readonly Recorded<ScheduleEvent>[]): ScheduleDoc | null => foldHistory<ScheduleDoc>(schedulesProjection, events)

@@ -5,6 +5,7 @@ import { operator } from '../../src/commands/execute.js'
 import type { AppContext } from '../../src/app-context.js'
 import { taskFingerprint } from '../../src/domain/tasks/identity.js'
 import type { RecordedEvent } from '../../src/domain/message.js'
+import type { ScheduleSpec } from '../../src/domain/schedules/schedule.js'
 import type { TaskCompleted, TaskEvent } from '../../src/domain/tasks/task.js'
 import { ApiClient } from './http.js'
 
@@ -86,3 +87,18 @@ export function aRecordedTaskCreated(accountId: string, seq: number): RecordedEv
     subject: `mats.task.${accountId}.${taskId}.TaskCreated`,
   }
 }
+
+/** What a schedule creates and when: an interval of a minute, overlap skip, unless `overrides` say otherwise. */
+export const aScheduleSpec = (overrides: Partial<ScheduleSpec> = {}): ScheduleSpec => ({
+  sessionId: '00000000-0000-4000-8000-000000000001',
+  agentType: 'seo',
+  instruction: 'Audit the blog',
+  title: null,
+  priority: 'normal',
+  cron: null,
+  every: '1m',
+  timezone: 'UTC',
+  overlap: 'skip',
+  catchupWindow: '1m',
+  ...overrides,
+})

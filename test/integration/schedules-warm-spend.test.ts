@@ -25,7 +25,7 @@ t.test("given an account with an active schedule, when a scheduler starts and ta
   const body = { sessionId, agentType: 'seo', instruction: 'Plan the new year posts', cron: '0 0 1 1 *', overlap: 'allow' }
   const scheduleId = (await createSchedule(caller, body)).body.schedule.id
   const infra = await connectTestInfra(t, servers)
-  await until('the schedule in the read model', async () => (await activeSchedulesAfter(infra.readModels, '', 10)).some(({ id }) => id === scheduleId), PROJECTED_MS, 100)
+  await until('the schedule in the read model', async () => (await activeSchedulesAfter(infra.readModels, '', 10)).some(({ _id }) => _id === scheduleId), PROJECTED_MS, 100)
   const spendRead: string[] = []
   const budgets = new Proxy(infra.budgets, {
     get(target, property, receiver) {

@@ -1,22 +1,11 @@
 import t from 'tap'
+import { aScheduleSpec } from '../helpers/mothers.js'
 import { dueTicks } from '../../src/commands/schedules/due-ticks.js'
 import { checkTiming, nextFireAfter, nextFireTimes } from '../../src/commands/schedules/fire-times.js'
 import { InvalidInputError } from '../../src/domain/errors.js'
 import { decideChangeSchedule, decideTick, Schedule, tickTaskId, type ScheduleEvent, type ScheduleSpec, type ScheduleState } from '../../src/domain/schedules/schedule.js'
 
-const spec = (timing: Partial<ScheduleSpec> = {}): ScheduleSpec => ({
-  sessionId: '00000000-0000-4000-8000-000000000001',
-  agentType: 'seo',
-  instruction: 'Audit the blog',
-  title: null,
-  priority: 'normal',
-  cron: null,
-  every: '1m',
-  timezone: 'UTC',
-  overlap: 'skip',
-  catchupWindow: '1m',
-  ...timing,
-})
+const spec = aScheduleSpec
 const fold = (events: ScheduleEvent[]): ScheduleState => events.reduce(Schedule.evolve, Schedule.initialState)
 const created = (timing: Partial<ScheduleSpec>, activeFrom: string): ScheduleEvent => ({ type: 'ScheduleCreated', data: { ...spec(timing), activeFrom, paused: false } })
 

@@ -48,7 +48,11 @@ export async function fireTick(infra: FireContext, known: KnownSchedule, tick: T
     infra.onAttempt?.('refused', known, tick)
     // Another scheduler stored this tick (or the schedule changed): learn what it is now.
     const fresh = await infra.events.catchUp(Schedule, known.key, known, { atLeast: known.version + 1 })
-    return { key: known.key, ...fresh }
+    if (fresh.version > known.version) return { key: known.key, ...fresh }
+    // Refused, yet nothing after what it knew: that was ahead of the log (a document kept
+    // through a stream restored from an older backup, ADR 0061). The log decides.
+    const loaded = await infra.events.load(Schedule, known.key)
+    return { key: known.key, state: loaded.state, version: loaded.version }
   }
 }
 
@@ -124,7 +128,8 @@ async function storeFired(infra: FireContext, known: KnownSchedule, scheduledFor
 async function afterAppend(infra: FireContext, known: KnownSchedule, appended: readonly Recorded<ScheduleEvent>[]): Promise<KnownSchedule> {
   const last = appended.at(-1)
   if (!last) return known
-  await infra.projectInline(streamOf('schedule'), known.key.aggregateId, appended)
+  // Only the events after `known.version` are at hand: a document behind them is left to the projector.
+  await infra.projectInline(streamOf('schedule'), known.key.aggregateId, appended, known.version)
   return { key: known.key, state: appended.reduce((s, e) => Schedule.evolve(s, e as unknown as ScheduleEvent), known.state), version: last.seq }
 }
 
