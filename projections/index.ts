@@ -33,7 +33,7 @@ export { lastDayOf, type AccountUsageDoc } from './read-models/account-usage.js'
 export type { TaskCountsDoc } from './read-models/task-counts.js'
 export type { WebhookDoc } from './read-models/webhooks.js'
 export { activeWebhooks, ownedWebhook } from './queries/webhooks.js'
-export { activeSchedulesAfter, countLiveSchedules, listSchedules, ownedSchedule } from './queries/schedules.js'
+export { activeSchedules, countLiveSchedules, listSchedules, ownedSchedule } from './queries/schedules.js'
 export { schedulesProjection, scheduleDocFromHistory, scheduleStateOf, RECENT_FIRINGS, type ScheduleDoc, type Firing } from './read-models/schedules.js'
 
 export const ALL_PROJECTIONS: readonly Projection[] = [

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pino from 'pino'
-import { activeSchedulesAfter, countLiveSchedules } from '../../projections/index.js'
+import { activeSchedules, countLiveSchedules } from '../../projections/index.js'
 import { connectApp } from '../../src/app-context.js'
 import { createAccount } from '../../src/commands/create-account/create-account.js'
 import { operator } from '../../src/commands/execute.js'
@@ -86,10 +86,7 @@ export async function benchStore(natsUrl: string, mongoUrl: string, accountCount
     async untilActive(count) {
       for (;;) {
         let active = 0
-        for (let after = '', page = await activeSchedulesAfter(infra.readModels, after, 1000); page.length > 0; page = await activeSchedulesAfter(infra.readModels, after, 1000)) {
-          active += page.length
-          after = page.at(-1)!._id
-        }
+        for await (const _ of activeSchedules(infra.readModels, 1000)) active++
         if (active >= count) return
         await sleep(500)
       }

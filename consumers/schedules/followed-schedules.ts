@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/app-context.js'
-import { activeSchedulesAfter, scheduleStateOf } from '../../projections/index.js'
+import { activeSchedules, scheduleStateOf, type ScheduleDoc, type Stored } from '../../projections/index.js'
 import { nextFireAfter } from '../../src/commands/schedules/fire-times.js'
 import type { KnownSchedule } from '../../src/commands/schedules/fire-tick.js'
 import { Schedule, type ScheduleState } from '../../src/domain/schedules/schedule.js'
@@ -21,7 +21,7 @@ const PAGE = 1000
 /** Schedules of a page of the read model loaded or caught up from the log at once, of those the page does not show whole (ADR 0053). */
 const LEARNING_AT_ONCE = 16
 
-type ActiveSchedule = Awaited<ReturnType<typeof activeSchedulesAfter>>[number]
+type ActiveSchedule = Stored<ScheduleDoc>
 
 /**
  * The active schedules of the partitions this scheduler owns (ADR 0047). The read model says
@@ -172,13 +172,14 @@ function firesAfter(state: Exclude<ScheduleState, { status: 'absent' }>): number
   return Math.max(Date.parse(state.activeFrom), state.lastTick ? Date.parse(state.lastTick) : 0)
 }
 
-/** The read model's active schedules in id order, a page at a time. */
+/** The read model's active schedules, a page at a time (in no order). */
 async function* activeSchedulePages(readModels: AppContext['readModels']): AsyncGenerator<readonly ActiveSchedule[]> {
-  for (let after = ''; ; ) {
-    const page = await activeSchedulesAfter(readModels, after, PAGE)
+  let page: ActiveSchedule[] = []
+  for await (const doc of activeSchedules(readModels, PAGE)) {
+    page.push(doc)
+    if (page.length < PAGE) continue
     yield page
-    const last = page.at(-1)
-    if (!last || page.length < PAGE) return
-    after = last._id
+    page = []
   }
+  if (page.length > 0) yield page
 }

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Scheduler } from '../../consumers/schedules/scheduler.js'
-import { activeSchedulesAfter } from '../../projections/index.js'
+import { activeSchedules } from '../../projections/index.js'
 import type { AppContext } from '../../src/app-context.js'
 import { createSchedule } from '../helpers/schedules.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
@@ -25,7 +25,15 @@ t.test("given an account with an active schedule, when a scheduler starts and ta
   const body = { sessionId, agentType: 'seo', instruction: 'Plan the new year posts', cron: '0 0 1 1 *', overlap: 'allow' }
   const scheduleId = (await createSchedule(caller, body)).body.schedule.id
   const infra = await connectTestInfra(t, servers)
-  await until('the schedule in the read model', async () => (await activeSchedulesAfter(infra.readModels, '', 10)).some(({ _id }) => _id === scheduleId), PROJECTED_MS, 100)
+  await until(
+    'the schedule in the read model',
+    async () => {
+      for await (const { _id } of activeSchedules(infra.readModels, 10)) if (_id === scheduleId) return true
+      return false
+    },
+    PROJECTED_MS,
+    100,
+  )
   const spendRead: string[] = []
   const budgets = new Proxy(infra.budgets, {
     get(target, property, receiver) {
