@@ -17,8 +17,9 @@ export interface Followed {
   retryAt: number
 }
 
+/** Documents of the read model a round trip. */
 const PAGE = 1000
-/** Schedules of a page of the read model loaded or caught up from the log at once, of those the page does not show whole (ADR 0053). */
+/** Schedules loaded or caught up from the log at once, of those their documents do not show whole (ADR 0053). */
 const LEARNING_AT_ONCE = 16
 
 type ActiveSchedule = Stored<ScheduleDoc>
@@ -121,16 +122,17 @@ export class FollowedSchedules {
   /** Takes the active schedules new to this scheduler, and those that moved, from the read model; returns the ids seen. */
   private async followActive(): Promise<Set<string>> {
     const seen = new Set<string>()
-    for await (const page of activeSchedulePages(this.infra.readModels)) {
-      const owned = page.filter(({ accountId }) => this.owns(accountId))
-      for (const { _id } of owned) seen.add(_id)
-      const fromTheLog = owned.filter((doc) => !this.takeFromView(doc))
-      await forEachAtMost(fromTheLog, LEARNING_AT_ONCE, async ({ _id, accountId }) => {
-        const entry = this.entries.get(_id)
-        if (!entry) await this.follow({ accountId, aggregateId: _id })
-        else if (!entry.busy) await this.learn(entry)
-      })
+    const fromTheLog: ActiveSchedule[] = []
+    for await (const doc of activeSchedules(this.infra.readModels, PAGE)) {
+      if (!this.owns(doc.accountId)) continue
+      seen.add(doc._id)
+      if (!this.takeFromView(doc)) fromTheLog.push(doc)
     }
+    await forEachAtMost(fromTheLog, LEARNING_AT_ONCE, async ({ _id, accountId }) => {
+      const entry = this.entries.get(_id)
+      if (!entry) await this.follow({ accountId, aggregateId: _id })
+      else if (!entry.busy) await this.learn(entry)
+    })
     return seen
   }
 
@@ -170,16 +172,4 @@ function isDue(entry: Followed, now: number): boolean {
 /** The instant the next tick comes after: when the schedule became active, or its last tick, whichever is later. */
 function firesAfter(state: Exclude<ScheduleState, { status: 'absent' }>): number {
   return Math.max(Date.parse(state.activeFrom), state.lastTick ? Date.parse(state.lastTick) : 0)
-}
-
-/** The read model's active schedules, a page at a time (in no order). */
-async function* activeSchedulePages(readModels: AppContext['readModels']): AsyncGenerator<readonly ActiveSchedule[]> {
-  let page: ActiveSchedule[] = []
-  for await (const doc of activeSchedules(readModels, PAGE)) {
-    page.push(doc)
-    if (page.length < PAGE) continue
-    yield page
-    page = []
-  }
-  if (page.length > 0) yield page
 }

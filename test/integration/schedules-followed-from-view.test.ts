@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { schedulesProjection, type ScheduleDoc } from '../../projections/index.js'
 import { FollowedSchedules, type Followed } from '../../consumers/schedules/followed-schedules.js'
 import type { AppContext } from '../../src/app-context.js'
@@ -29,6 +29,15 @@ function everyFollowed(followed: FollowedSchedules): Followed[] {
   return [...followed.dueByAccount(Date.parse('3000-01-02T00:00:00Z'), () => true).values()].flat()
 }
 
+/** One schedule not due, its tick to fire by hand, and the schedules read model. */
+async function oneSchedule(t: Test) {
+  const { service, known, tick, context } = await schedulesOfOneAccount(t, 1)
+  const [schedule] = known
+  if (!schedule) throw new Error('a schedule was created')
+  const { infra } = service
+  return { infra, schedule, tick, context, documents: infra.readModels.collection<ScheduleDoc>(schedulesProjection) }
+}
+
 /** A scheduler that has just taken every partition, its schedules read from the read model. */
 async function takenOver(infra: AppContext): Promise<{ followed: FollowedSchedules; entry: Followed }> {
   const followed = new FollowedSchedules(infra, () => true)
@@ -55,7 +64,8 @@ t.test(
     // Given
     const { service, known, tick, context } = await schedulesOfOneAccount(t, 3)
     const { infra } = service
-    const [fired, , old] = known as [(typeof known)[number], (typeof known)[number], (typeof known)[number]]
+    const [fired, , old] = known
+    if (!fired || !old) throw new Error('three schedules were created')
     await fireTick(context, fired, tick, operator())
     await infra.readModels.collection<ScheduleDoc>(schedulesProjection).updateOne({ _id: old.key.aggregateId }, { $unset: { lastTaskId: '' } })
     const counted = countingReads(infra.events)
@@ -83,12 +93,10 @@ t.test(
   'given a schedule whose document is behind the log, when a scheduler takes it from the document and decides the tick already stored, then the guard refuses it and the tick stays fired once',
   async (t) => {
     // Given: its tick fired, and the document rolled back to before it (a projection behind)
-    const { service, known, tick, context } = await schedulesOfOneAccount(t, 1)
-    const { infra } = service
-    const [schedule] = known as [(typeof known)[number]]
+    const { infra, schedule, tick, context, documents } = await oneSchedule(t)
     const before = await documentBefore(infra, schedule.key.aggregateId)
     await fireTick(context, schedule, tick, operator())
-    await infra.readModels.collection<ScheduleDoc>(schedulesProjection).replaceOne({ _id: schedule.key.aggregateId }, before)
+    await documents.replaceOne({ _id: schedule.key.aggregateId }, before)
     const { entry } = await takenOver(infra)
     t.equal(entry.known.version, before._seq, 'taken at the version the document shows')
 
@@ -108,10 +116,8 @@ t.test(
   'given a schedule whose document is ahead of the log (a stream restored from an older backup), when a scheduler takes it from the document, then its tick is refused once, the log read, and the tick fired',
   async (t) => {
     // Given
-    const { service, known, tick, context } = await schedulesOfOneAccount(t, 1)
-    const { infra } = service
-    const [schedule] = known as [(typeof known)[number]]
-    await infra.readModels.collection<ScheduleDoc>(schedulesProjection).updateOne({ _id: schedule.key.aggregateId }, { $set: { _seq: schedule.version + 1_000_000 } })
+    const { infra, schedule, tick, context, documents } = await oneSchedule(t)
+    await documents.updateOne({ _id: schedule.key.aggregateId }, { $set: { _seq: schedule.version + 1_000_000 } })
     const { followed, entry } = await takenOver(infra)
 
     // When: decided as the scheduler does, what the decision ended with remembered
@@ -133,12 +139,8 @@ t.test(
 
 t.test('given a schedule whose document is behind the log, when a tick is stored inline after it, then the document is left to the projector, not moved past the tick it lacks', async (t) => {
   // Given: its first tick fired, the document rolled back to before it
-  const { service, known, tick, context } = await schedulesOfOneAccount(t, 1)
-  const { infra } = service
-  const [schedule] = known as [(typeof known)[number]]
-  const documents = infra.readModels.collection<ScheduleDoc>(schedulesProjection)
-  const before = await documents.findOne({ _id: schedule.key.aggregateId })
-  if (!before) throw new Error('the schedule is in the read model')
+  const { infra, schedule, tick, context, documents } = await oneSchedule(t)
+  const before = await documentBefore(infra, schedule.key.aggregateId)
   const afterFirst = await fireTick(context, schedule, tick, operator())
   await documents.replaceOne({ _id: schedule.key.aggregateId }, before)
 
