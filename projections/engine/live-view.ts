@@ -1,11 +1,14 @@
-import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
+import { randomUUID } from 'node:crypto'
+import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, type SeqMsgRequest } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 import type { NatsLink } from '../../src/infra/nats/link.js'
 import { closeOrdered, consumeFollowing, endLevel } from '../../src/infra/nats/ordered-consumers.js'
-import { EventNotAppliedError, foldOnto, handles, type Projection, type Stored } from './projection.js'
+import { SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
+import { FilteredPosition } from './filtered-position.js'
+import { EventNotAppliedError, foldOnto, type Projection, type Stored } from './projection.js'
 import type { ReadModels } from './read-models.js'
 
 export interface LiveViewDeps {
@@ -17,8 +20,11 @@ export interface LiveViewDeps {
 }
 
 export interface LiveViewSource {
-  /** The log events, in stream order, of the document `id` after `afterSeq` (any extra events are ignored). */
-  readonly eventsAfter: (id: string, afterSeq: number) => Promise<readonly RecordedEvent[]>
+  /**
+   * The log events, in stream order, of the document `id` after `afterSeq` (any extra events are
+   * ignored), at least up to `atLeast`: what the view's consumer has delivered, and so passed by.
+   */
+  readonly eventsAfter: (id: string, afterSeq: number, atLeast: number) => Promise<readonly RecordedEvent[]>
 }
 
 interface Entry<Doc> {
@@ -30,29 +36,34 @@ interface Entry<Doc> {
 }
 
 const RESTART_DELAY_MS = 500
+/** A view's consumer is named after its projection, so that an operator (or a test) can tell whose it is. */
+export const LIVE_VIEW_CONSUMER_PREFIX = 'live_view_'
 
 /**
  * One projection's documents kept in this process's memory, for the documents it is asked
  * for: each starts from its read-model document plus the log events the read model has
  * not applied yet, then follows the stream as events are stored. Where the read model may
  * lag behind the log, this answers as of a stream position the caller names (`fence`),
- * at the cost of one ordered consumer per process. The same `evolve` folds both.
+ * at the cost of one ordered consumer per process, delivered only the events the projection
+ * applies (ADR 0062). The same `evolve` folds both.
  */
 export class LiveView<Doc extends { _id: string }> {
   private readonly entries = new Map<string, Entry<Doc>>()
-  private readonly waiters = new Set<{ seq: number; done: () => void }>()
+  private readonly position: FilteredPosition
+  private readonly subjects: readonly string[]
   private readonly listeners: ((event: RecordedEvent) => void)[] = []
   private messages: ConsumerMessages | undefined
   private started: Promise<void> | undefined
   private stopped = false
-  /** The last stream sequence this view has seen (every event of the stream moves it). */
-  private position = 0
 
   constructor(
     private readonly deps: LiveViewDeps,
     private readonly projection: Projection,
     private readonly source: LiveViewSource,
-  ) {}
+  ) {
+    this.subjects = projection.canHandle.map((type) => `${SUBJECT_ROOT}.*.*.*.${type}`)
+    this.position = new FilteredPosition((after) => this.nextOnSubjects(after))
+  }
 
   /** Called with every event this view applies, once applied. */
   onApplied(listener: (event: RecordedEvent) => void): void {
@@ -67,8 +78,9 @@ export class LiveView<Doc extends { _id: string }> {
     await this.start()
     const entry = this.entries.get(id) ?? this.load(id)
     await entry.loaded
-    const caughtUp = this.position >= fence || (entry.doc?._seq ?? 0) >= fence || (await this.reach(fence, timeoutMs))
-    return { doc: entry.doc, caughtUp }
+    const reached = (entry.doc?._seq ?? 0) >= fence || (await this.position.wait(fence, timeoutMs))
+    // A view that started over meanwhile dropped this entry: what it holds may miss what the old consumer never delivered.
+    return { doc: entry.doc, caughtUp: reached && this.entries.get(id) === entry }
   }
 
   /** The document as held now: undefined when not held (not asked for yet, or forgotten), null when it has no event yet. */
@@ -80,7 +92,7 @@ export class LiveView<Doc extends { _id: string }> {
   stop(): void {
     this.stopped = true
     void this.messages?.close()
-    for (const waiter of this.waiters) waiter.done()
+    this.position.abandon()
   }
 
   private start(): Promise<void> {
@@ -92,28 +104,34 @@ export class LiveView<Doc extends { _id: string }> {
     return this.started
   }
 
-  /** Opens the tail at the stream's end; documents are loaded from the read model and the log on demand. */
+  /** Opens the tail at the stream's end, on the projection's events only; documents are loaded from the read model and the log on demand. */
   private async follow(): Promise<void> {
     const { state } = await this.deps.jsm.streams.info(this.projection.stream)
-    const consumer = await this.deps.js.consumers.get(this.projection.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: state.last_seq + 1 })
+    const consumer = await this.deps.js.consumers.get(this.projection.stream, {
+      name_prefix: `${LIVE_VIEW_CONSUMER_PREFIX}${this.projection.name}_${randomUUID().replaceAll('-', '')}`,
+      filter_subjects: [...this.subjects],
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: state.last_seq + 1,
+    })
     this.messages = await consumeFollowing(consumer, 512, this.deps.link)
-    this.advance(state.last_seq)
+    if (this.stopped) void this.messages.close()
+    this.position.read(state.last_seq)
     void this.drain(consumer, this.messages)
   }
 
   private async drain(consumer: Consumer, messages: ConsumerMessages): Promise<void> {
     try {
       for await (const msg of messages) {
-        const type = msg.subject.slice(msg.subject.lastIndexOf('.') + 1)
-        if (handles(this.projection, type)) this.receive(msg)
-        this.advance(msg.seq)
+        this.receive(msg)
+        this.position.read(msg.seq)
       }
     } catch (err) {
       this.deps.log[endLevel(err)]({ err, projection: this.projection.name }, 'live view lost its consumer; restarting')
     }
     await closeOrdered(consumer, messages)
     if (this.stopped) return
-    // A view that stopped following may be behind: forget it all and start over.
+    // A view that stopped following may be behind: forget it all and start over, from the stream's end.
+    this.position.abandon()
     this.entries.clear()
     this.started = undefined
     await new Promise((r) => setTimeout(r, RESTART_DELAY_MS))
@@ -160,7 +178,7 @@ export class LiveView<Doc extends { _id: string }> {
       try {
         const stored = await this.deps.readModels.collection<Doc>(this.projection).findOne({ _id: id } as never)
         entry.doc = stored as Stored<Doc> | null
-        this.apply(entry, await this.source.eventsAfter(id, entry.doc?._seq ?? 0))
+        this.apply(entry, await this.source.eventsAfter(id, entry.doc?._seq ?? 0, this.position.last))
         this.apply(entry, entry.pending ?? [])
         entry.pending = null
       } catch (err) {
@@ -171,24 +189,14 @@ export class LiveView<Doc extends { _id: string }> {
     return entry
   }
 
-  private advance(seq: number): void {
-    if (seq <= this.position) return
-    this.position = seq
-    for (const waiter of this.waiters) if (waiter.seq <= seq) waiter.done()
-  }
-
-  private reach(seq: number, timeoutMs: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const waiter = {
-        seq,
-        done: () => {
-          clearTimeout(timer)
-          this.waiters.delete(waiter)
-          resolve(this.position >= seq)
-        },
-      }
-      const timer = setTimeout(waiter.done, timeoutMs)
-      this.waiters.add(waiter)
-    })
+  /** The first message after `after` on the view's subjects, from the stream's leader (consistent with the fences it gives). */
+  private async nextOnSubjects(after: number): Promise<number> {
+    const found = await Promise.all(
+      this.subjects.map((subject) => {
+        const query: SeqMsgRequest & { next_by_subj: string } = { seq: after + 1, next_by_subj: subject }
+        return this.deps.jsm.streams.getMessage(this.projection.stream, query)
+      }),
+    )
+    return Math.min(...found.map((msg) => msg?.seq ?? Number.POSITIVE_INFINITY))
   }
 }

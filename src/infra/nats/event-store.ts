@@ -205,10 +205,11 @@ export class EventStore {
 
   /**
    * The account's events of a category stored after sequence `afterSeq`, in stream order:
-   * what a read model at `afterSeq` has yet to apply.
+   * what a read model at `afterSeq` has yet to apply. `atLeast`: a sequence the caller knows
+   * the stream holds (a consumer delivered it): a replica behind it is not taken at its word.
    */
-  async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number): Promise<readonly RecordedEvent[]> {
-    return (await this.reader.read(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)).events
+  async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number, atLeast = 0): Promise<readonly RecordedEvent[]> {
+    return (await this.reader.read(streamOf(category), accountSubjects(category, accountId), afterSeq + 1, atLeast)).events
   }
 
   /**
