@@ -1,4 +1,4 @@
-import { jetstreamManager } from '@nats-io/jetstream'
+import { JetStreamApiError, jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import t from 'tap'
 import { provisioned, ProvisioningTimeoutError } from '../../src/infra/nats/provisioning.js'
@@ -64,6 +64,45 @@ t.test('given a provisioning request refused for another reason, then it fails a
 
   t.match(String(failure), /stream not found/)
   t.equal(attempts, 1, 'a refusal is not a timeout: asked once')
+})
+
+t.test('given a cluster still placing its peers, when a stream creation is refused for want of peers, then it is asked again until placed', async (t) => {
+  const servers = await startServers(t)
+  const nc = await connect({ servers: servers.natsUrl })
+  t.teardown(() => nc.close())
+  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+  // What a meta leader answers before every server has reported to it (seen on a fresh 3-node cluster).
+  const refusals = [
+    { code: 400, err_code: 10005, description: 'no suitable peers for placement' },
+    { code: 503, err_code: 10023, description: 'insufficient resources' },
+  ]
+  let attempts = 0
+
+  const info = await provisioned('create stream PLACED', () => {
+    const refusal = refusals[attempts++]
+    return refusal ? Promise.reject(new JetStreamApiError(refusal)) : jsm.streams.add(aStream('PLACED'))
+  })
+
+  t.equal(info.config.name, 'PLACED')
+  t.equal(attempts, 3, 'asked again after each refusal')
+})
+
+t.test("given a replicated stream asked of a single server, then the refusal is thrown at once in the server's words", async (t) => {
+  const servers = await startServers(t)
+  const nc = await connect({ servers: servers.natsUrl })
+  t.teardown(() => nc.close())
+  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+
+  let attempts = 0
+
+  const failure = await provisioned('create stream R3', () => {
+    attempts++
+    return jsm.streams.add({ ...aStream('R3'), num_replicas: 3 })
+  }).catch((err: unknown) => err)
+
+  t.type(failure, JetStreamApiError)
+  t.match(String(failure), /replicas > 1 not supported in non-clustered mode/)
+  t.equal(attempts, 1, 'a server that is not a cluster will not become one: asked once')
 })
 
 t.test("given a running worker, when an account's dispatch consumer is deleted by hand, then it makes it again and goes on claiming the account's tasks", async (t) => {

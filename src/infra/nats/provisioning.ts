@@ -1,4 +1,4 @@
-import type { ConsumerConfig, JetStreamManager } from '@nats-io/jetstream'
+import { JetStreamApiError, type ConsumerConfig, type JetStreamManager } from '@nats-io/jetstream'
 import { errors as nats } from '@nats-io/transport-node'
 import { isUnansweredPublish } from '../unavailable.js'
 import { whileUnreachable } from '../while-unreachable.js'
@@ -27,8 +27,9 @@ export interface ProvisionOptions {
  * clients (invariant 11), not for a server busy creating the streams of several processes
  * starting at once: it goes on and creates what was asked after the client stopped
  * waiting. Creating these is idempotent (the same config is accepted twice), so a request
- * that timed out is simply asked again (whileUnreachable's pauses), until the deadline. Any
- * other error is the caller's to handle.
+ * that timed out is simply asked again (whileUnreachable's pauses), until the deadline; so is
+ * one a cluster that is still forming refuses (its meta leader does not know every peer yet).
+ * Any other error is the caller's to handle.
  */
 export async function provisioned<T>(what: string, request: () => Promise<T>, options: ProvisionOptions = {}): Promise<T> {
   const forMs = options.deadlineMs ?? PROVISION_DEADLINE_MS
@@ -38,7 +39,7 @@ export async function provisioned<T>(what: string, request: () => Promise<T>, op
     options.onRetry?.(what, attempt + 1)
   }
   try {
-    return await whileUnreachable(request, { forMs, retryable: notAnsweredYet, onRetry })
+    return await whileUnreachable(request, { forMs, retryable: (err) => notAnsweredYet(err) || clusterForming(err), onRetry })
   } catch (err) {
     if (!notAnsweredYet(err)) throw err
     throw new ProvisioningTimeoutError(`NATS did not answer in time to ${what} (asked ${attempts} times over ${forMs} ms)`, { cause: err })
@@ -47,6 +48,17 @@ export async function provisioned<T>(what: string, request: () => Promise<T>, op
 
 /** A timeout, or a publish to a stream that has no leader yet (a cluster's new R3 bucket): asked again. */
 const notAnsweredYet = (err: unknown): boolean => err instanceof nats.TimeoutError || isUnansweredPublish(err)
+
+/** nats-server's "no suitable peers for placement" (JSClusterNoPeersErrF). */
+const NO_SUITABLE_PEERS = 10005
+
+/**
+ * A cluster whose servers have just started: JetStream "temporarily unavailable" or "insufficient
+ * resources" (503s), or no peers yet for a replicated stream, until every server has reported
+ * to the meta leader. Past the deadline the server's own words are thrown (a cluster too small
+ * for NATS_STREAM_REPLICAS keeps saying "no suitable peers").
+ */
+const clusterForming = (err: unknown): boolean => err instanceof JetStreamApiError && (err.status === 503 || err.code === NO_SUITABLE_PEERS)
 
 /** A durable pull consumer's settings, as mats creates them; `ack_wait` may change between versions. */
 export interface DurableConsumerConfig extends Partial<ConsumerConfig> {
