@@ -46,7 +46,7 @@ async function composeApp(infra: Infra): Promise<AppContext> {
   progress.start()
   // The budget view: account_spend kept in memory, brought to the task stream's head on each check (ADR 0017).
   const spend = new LiveView<AccountSpendDoc>({ js, jsm, link, readModels, log }, accountSpendProjection, {
-    eventsAfter: (id, afterSeq, atLeast) => events.readAccountAfter('task', accountOf(id), afterSeq, atLeast),
+    eventsAfter: (id, afterSeq) => events.readAccountAfter('task', accountOf(id), afterSeq),
   })
   const budgets = new Budgets({ view: spend, spendId, events, log })
   const liveEvents = new LiveEventHub(infra, { inboxLimit: LIVE_INBOX_LIMIT, idleMs: infra.config.LIVE_EVENTS_IDLE_MS })

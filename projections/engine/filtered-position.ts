@@ -34,15 +34,12 @@ export class FilteredPosition {
   /** The next message on the view's subjects the last answer named: asking again before it is read tells nothing new. */
   private nextNamed = 0
 
+  /** `onFailure`: told of a question NATS did not answer (the waits then end at their timeout, unreached). */
   constructor(
     private readonly next: NextOnSubjects,
+    private readonly onFailure: (err: unknown) => void = () => undefined,
     private readonly idleMs = PROBE_WHEN_IDLE_MS,
   ) {}
-
-  /** The sequence up to which the view has read every message on its subjects. */
-  get last(): number {
-    return this.position
-  }
 
   reached(fence: number): boolean {
     return this.position >= fence
@@ -113,9 +110,10 @@ export class FilteredPosition {
         this.advance(Number.isFinite(next) ? next - 1 : furthest)
         this.nextNamed = Number.isFinite(next) ? next : 0
       }
-    } catch {
+    } catch (err) {
       // NATS slow or away: asked again a little later; the waits end at their timeout, as those of a view that is behind.
       this.probing = false
+      this.onFailure(err)
       return this.askWhenIdle(PROBE_RETRY_MS)
     }
     this.probing = false

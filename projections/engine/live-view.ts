@@ -20,11 +20,8 @@ export interface LiveViewDeps {
 }
 
 export interface LiveViewSource {
-  /**
-   * The log events, in stream order, of the document `id` after `afterSeq` (any extra events are
-   * ignored), at least up to `atLeast`: what the view's consumer has delivered, and so passed by.
-   */
-  readonly eventsAfter: (id: string, afterSeq: number, atLeast: number) => Promise<readonly RecordedEvent[]>
+  /** The log events, in stream order, of the document `id` after `afterSeq` (any extra events are ignored). */
+  readonly eventsAfter: (id: string, afterSeq: number) => Promise<readonly RecordedEvent[]>
 }
 
 interface Entry<Doc> {
@@ -52,6 +49,7 @@ export class LiveView<Doc extends { _id: string }> {
   private readonly position: FilteredPosition
   private readonly subjects: readonly string[]
   private readonly listeners: ((event: RecordedEvent) => void)[] = []
+  private warnedAt = Number.NEGATIVE_INFINITY
   private messages: ConsumerMessages | undefined
   private started: Promise<void> | undefined
   private stopped = false
@@ -62,7 +60,10 @@ export class LiveView<Doc extends { _id: string }> {
     private readonly source: LiveViewSource,
   ) {
     this.subjects = projection.canHandle.map((type) => `${SUBJECT_ROOT}.*.*.*.${type}`)
-    this.position = new FilteredPosition((after) => this.nextOnSubjects(after))
+    this.position = new FilteredPosition(
+      (after) => this.nextOnSubjects(after),
+      (err) => this.warnOncePerMinute(err),
+    )
   }
 
   /** Called with every event this view applies, once applied. */
@@ -178,7 +179,7 @@ export class LiveView<Doc extends { _id: string }> {
       try {
         const stored = await this.deps.readModels.collection<Doc>(this.projection).findOne({ _id: id } as never)
         entry.doc = stored as Stored<Doc> | null
-        this.apply(entry, await this.source.eventsAfter(id, entry.doc?._seq ?? 0, this.position.last))
+        this.apply(entry, await this.source.eventsAfter(id, entry.doc?._seq ?? 0))
         this.apply(entry, entry.pending ?? [])
         entry.pending = null
       } catch (err) {
@@ -198,5 +199,12 @@ export class LiveView<Doc extends { _id: string }> {
       }),
     )
     return Math.min(...found.map((msg) => msg?.seq ?? Number.POSITIVE_INFINITY))
+  }
+
+  /** A failing question is logged, not once per check: each check then answers as a view that is behind (503). */
+  private warnOncePerMinute(err: unknown): void {
+    if (performance.now() - this.warnedAt < 60_000) return
+    this.warnedAt = performance.now()
+    this.deps.log.warn({ err, projection: this.projection.name }, 'live view could not ask the stream what follows what it has read; checks wait for their events')
   }
 }

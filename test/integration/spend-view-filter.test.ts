@@ -12,7 +12,7 @@ import { connectTestInfra } from '../helpers/service.js'
 /** A spend view of its own, as the composition root builds one (src/app-context.ts). */
 function aSpendView(infra: AppContext): LiveView<AccountSpendDoc> {
   return new LiveView<AccountSpendDoc>(infra, accountSpendProjection, {
-    eventsAfter: (id, afterSeq, atLeast) => infra.events.readAccountAfter('task', id.split(':')[0] ?? '', afterSeq, atLeast),
+    eventsAfter: (id, afterSeq) => infra.events.readAccountAfter('task', id.split(':')[0] ?? '', afterSeq),
   })
 }
 

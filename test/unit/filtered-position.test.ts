@@ -33,7 +33,7 @@ async function until(condition: () => boolean, deadlineMs = 10_000): Promise<voi
 
 t.test('given a view that read message 5, when a check waits for 5 or less, then it is reached without asking the stream', async (t) => {
   const stream = aStream([5])
-  const position = new FilteredPosition(stream.next, 0)
+  const position = new FilteredPosition(stream.next, undefined, 0)
   position.read(5)
 
   t.equal(await position.wait(5, 60_000), true)
@@ -44,7 +44,7 @@ t.test('given a view that read message 5, when a check waits for 5 or less, then
 t.test("given a fence on another subject's message after the last one the view read, when it waits, then the stream is asked once and the wait is reached", async (t) => {
   // 5 is the view's; 6 and 7 (TaskStarted, say) are not, and are never delivered to it.
   const stream = aStream([5])
-  const position = new FilteredPosition(stream.next, 0)
+  const position = new FilteredPosition(stream.next, undefined, 0)
   position.read(5)
 
   t.equal(await position.wait(7, 60_000), true)
@@ -54,7 +54,7 @@ t.test("given a fence on another subject's message after the last one the view r
 
 t.test('given a message of the view stored before the fence but not read yet, when it waits, then it is reached only once that message is read', async (t) => {
   const stream = aStream([5, 6, 9])
-  const position = new FilteredPosition(stream.next, 0)
+  const position = new FilteredPosition(stream.next, undefined, 0)
   position.read(5)
 
   const wait = waiting(position, 8)
@@ -70,7 +70,7 @@ t.test('given a message of the view stored before the fence but not read yet, wh
 
 t.test('given an answer naming a message the view does not read (its consumer stalled), then the stream is not asked again until the view reads', async (t) => {
   const stream = aStream([5, 6])
-  const position = new FilteredPosition(stream.next, 0)
+  const position = new FilteredPosition(stream.next, undefined, 0)
   position.read(5)
 
   t.equal(await position.wait(8, 100), false, 'not reached: 6 was never read')
@@ -80,10 +80,14 @@ t.test('given an answer naming a message the view does not read (its consumer st
 t.test('given waits that begin while the stream is being asked, then the answer reaches only the fences it covers', async (t) => {
   const stream = aStream([5, 8])
   let answerFirst: (() => void) | undefined
-  const position = new FilteredPosition(async (after) => {
-    if (!answerFirst) await new Promise<void>((resolve) => (answerFirst = resolve))
-    return stream.next(after)
-  }, 0)
+  const position = new FilteredPosition(
+    async (after) => {
+      if (!answerFirst) await new Promise<void>((resolve) => (answerFirst = resolve))
+      return stream.next(after)
+    },
+    undefined,
+    0,
+  )
   position.read(5)
   const first = waiting(position, 6)
   await until(() => answerFirst !== undefined)
@@ -101,11 +105,15 @@ t.test('given waits that begin while the stream is being asked, then the answer 
 t.test('given a wait that begins while the stream is asked, when the answer is that nothing follows, then only the fences taken before the question count as read', async (t) => {
   let answerFirst: (() => void) | undefined
   let asked = 0
-  const position = new FilteredPosition(async () => {
-    asked++
-    if (!answerFirst) await new Promise<void>((resolve) => (answerFirst = resolve))
-    return Number.POSITIVE_INFINITY
-  }, 0)
+  const position = new FilteredPosition(
+    async () => {
+      asked++
+      if (!answerFirst) await new Promise<void>((resolve) => (answerFirst = resolve))
+      return Number.POSITIVE_INFINITY
+    },
+    undefined,
+    0,
+  )
   position.read(5)
   const first = waiting(position, 6)
   await until(() => answerFirst !== undefined)
@@ -119,7 +127,7 @@ t.test('given a wait that begins while the stream is asked, when the answer is t
 })
 
 t.test('given a wait, when the view starts over from the stream end, then the wait ends unreached and nothing read before counts', async (t) => {
-  const position = new FilteredPosition(async () => new Promise<number>(() => undefined), 0)
+  const position = new FilteredPosition(async () => new Promise<number>(() => undefined), undefined, 0)
   position.read(5)
   const waited = position.wait(9, 60_000)
   position.abandon()
@@ -128,9 +136,30 @@ t.test('given a wait, when the view starts over from the stream end, then the wa
   t.equal(position.reached(5), false)
 })
 
-t.test('given a stream that does not answer, when the time is up, then the wait ends unreached', async (t) => {
-  const position = new FilteredPosition(async () => {
-    throw new Error('timeout')
-  }, 0)
-  t.equal(await position.wait(3, 20), false)
+t.test('given a question under way, when the view starts over, then its answer moves nothing', async (t) => {
+  let answer: ((seq: number) => void) | undefined
+  const position = new FilteredPosition(() => new Promise<number>((resolve) => (answer = resolve)), undefined, 0)
+  position.read(5)
+  const waited = position.wait(9, 60_000)
+  await until(() => answer !== undefined)
+  position.abandon()
+  answer?.(Number.POSITIVE_INFINITY)
+  await settle()
+
+  t.equal(await waited, false)
+  t.equal(position.reached(1), false, 'an answer about the old reading is not taken for the new one')
+})
+
+t.test('given a stream that does not answer, when the time is up, then the wait ends unreached, asked again only after a pause, and each failure told', async (t) => {
+  const failures: unknown[] = []
+  const position = new FilteredPosition(
+    async () => {
+      throw new Error('timeout')
+    },
+    (err) => failures.push(err),
+    0,
+  )
+
+  t.equal(await position.wait(3, 250), false)
+  t.ok(failures.length >= 1 && failures.length <= 4, `asked ${failures.length} times in 250 ms, 100 ms apart, not in a loop`)
 })

@@ -205,11 +205,10 @@ export class EventStore {
 
   /**
    * The account's events of a category stored after sequence `afterSeq`, in stream order:
-   * what a read model at `afterSeq` has yet to apply. `atLeast`: a sequence the caller knows
-   * the stream holds (a consumer delivered it): a replica behind it is not taken at its word.
+   * what a read model at `afterSeq` has yet to apply.
    */
-  async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number, atLeast = 0): Promise<readonly RecordedEvent[]> {
-    return (await this.reader.read(streamOf(category), accountSubjects(category, accountId), afterSeq + 1, atLeast)).events
+  async readAccountAfter(category: AggregateCategory, accountId: string, afterSeq: number): Promise<readonly RecordedEvent[]> {
+    return (await this.reader.read(streamOf(category), accountSubjects(category, accountId), afterSeq + 1)).events
   }
 
   /**

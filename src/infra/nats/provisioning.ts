@@ -15,6 +15,11 @@ export class ProvisioningTimeoutError extends Error {
   override readonly name = 'ProvisioningTimeoutError'
 }
 
+/** A cluster kept refusing a provisioning request until the start's deadline (in its own words). */
+export class ProvisioningRefusedError extends Error {
+  override readonly name = 'ProvisioningRefusedError'
+}
+
 export interface ProvisionOptions {
   readonly deadlineMs?: number
   /** Told of each request that timed out and is about to be asked again (a log line). */
@@ -41,24 +46,29 @@ export async function provisioned<T>(what: string, request: () => Promise<T>, op
   try {
     return await whileUnreachable(request, { forMs, retryable: (err) => notAnsweredYet(err) || clusterForming(err), onRetry })
   } catch (err) {
+    const asked = `asked ${attempts} times over ${forMs} ms`
+    if (clusterForming(err)) throw new ProvisioningRefusedError(`NATS refused to ${what}: ${err.message} (${asked})`, { cause: err })
     if (!notAnsweredYet(err)) throw err
-    throw new ProvisioningTimeoutError(`NATS did not answer in time to ${what} (asked ${attempts} times over ${forMs} ms)`, { cause: err })
+    throw new ProvisioningTimeoutError(`NATS did not answer in time to ${what} (${asked})`, { cause: err })
   }
 }
 
 /** A timeout, or a publish to a stream that has no leader yet (a cluster's new R3 bucket): asked again. */
 const notAnsweredYet = (err: unknown): boolean => err instanceof nats.TimeoutError || isUnansweredPublish(err)
 
-/** nats-server's "no suitable peers for placement" (JSClusterNoPeersErrF). */
-const NO_SUITABLE_PEERS = 10005
-
 /**
- * A cluster whose servers have just started: JetStream "temporarily unavailable" or "insufficient
- * resources" (503s), or no peers yet for a replicated stream, until every server has reported
- * to the meta leader. Past the deadline the server's own words are thrown (a cluster too small
- * for NATS_STREAM_REPLICAS keeps saying "no suitable peers").
+ * What nats-server answers while a cluster's servers are still reporting to a new meta leader
+ * (JSClusterNotAvailErr, JSInsufficientResourcesErr, JSClusterNoPeersErrF). Each can also last:
+ * a cluster too small for NATS_STREAM_REPLICAS keeps saying "no suitable peers", an account at
+ * its limits "insufficient resources"; past the deadline they are thrown in the server's words.
  */
-const clusterForming = (err: unknown): boolean => err instanceof JetStreamApiError && (err.status === 503 || err.code === NO_SUITABLE_PEERS)
+const CLUSTER_FORMING_CODES = new Set([
+  10008, // JetStream system temporarily unavailable
+  10023, // insufficient resources
+  10005, // no suitable peers for placement
+])
+
+const clusterForming = (err: unknown): err is JetStreamApiError => err instanceof JetStreamApiError && CLUSTER_FORMING_CODES.has(err.code)
 
 /** A durable pull consumer's settings, as mats creates them; `ack_wait` may change between versions. */
 export interface DurableConsumerConfig extends Partial<ConsumerConfig> {
