@@ -53,8 +53,6 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent | Ta
     { key: { accountId: 1, sessionId: 1, createdAt: -1, _id: -1 }, name: 'by_session_newest' },
     { key: { accountId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'by_status_newest' },
     { key: { accountId: 1, agentType: 1, createdAt: -1, _id: -1 }, name: 'by_agent_newest' },
-    // The console's Status and Agent filters together: without it the store walked one of the two and read every task of the other (ADR 0057).
-    { key: { accountId: 1, status: 1, agentType: 1, createdAt: -1, _id: -1 }, name: 'by_status_agent_newest' },
     { key: { accountId: 1, priority: 1, createdAt: -1, _id: -1 }, name: 'by_priority_newest' },
     { key: { accountId: 1, scheduleId: 1, createdAt: -1, _id: -1 }, name: 'by_schedule_newest' },
   ],
