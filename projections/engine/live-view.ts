@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, type SeqMsgRequest } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 import type { NatsLink } from '../../src/infra/nats/link.js'
-import { closeOrdered, consumeFollowing, endLevel } from '../../src/infra/nats/ordered-consumers.js'
+import { closeOrdered, consumeFollowing, endLevel, orderedConsumerPrefix } from '../../src/infra/nats/ordered-consumers.js'
 import { SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
 import { FilteredPosition } from './filtered-position.js'
 import { EventNotAppliedError, foldOnto, type Projection, type Stored } from './projection.js'
@@ -109,7 +108,7 @@ export class LiveView<Doc extends { _id: string }> {
   private async follow(): Promise<void> {
     const { state } = await this.deps.jsm.streams.info(this.projection.stream)
     const consumer = await this.deps.js.consumers.get(this.projection.stream, {
-      name_prefix: `${LIVE_VIEW_CONSUMER_PREFIX}${this.projection.name}_${randomUUID().replaceAll('-', '')}`,
+      name_prefix: orderedConsumerPrefix(`${LIVE_VIEW_CONSUMER_PREFIX}${this.projection.name}_`),
       filter_subjects: [...this.subjects],
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: state.last_seq + 1,

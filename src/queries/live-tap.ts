@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import type { Consumer, ConsumerMessages, JetStreamManager } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
-import { closeOrdered, consumeFollowing } from '../infra/nats/ordered-consumers.js'
+import { closeOrdered, consumeFollowing, orderedConsumerPrefix } from '../infra/nats/ordered-consumers.js'
 import { ACCOUNT_FEED_CATEGORIES } from '../domain/events/account-feed.js'
 import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
 
@@ -46,7 +45,7 @@ export class Tap {
     const stream = streamOf('task')
     const start = from ?? (await infra.jsm.streams.info(stream)).state.last_seq + 1
     const consumer = await infra.js.consumers.get(stream, {
-      name_prefix: `${LIVE_EVENTS_CONSUMER_PREFIX}${randomUUID().replaceAll('-', '')}`,
+      name_prefix: orderedConsumerPrefix(LIVE_EVENTS_CONSUMER_PREFIX),
       filter_subjects: FEED_SUBJECTS,
       opt_start_seq: start,
     })

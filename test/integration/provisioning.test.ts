@@ -1,6 +1,6 @@
 import { JetStreamApiError, jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { provisioned, ProvisioningRefusedError, ProvisioningTimeoutError } from '../../src/infra/nats/provisioning.js'
 import { DISPATCH_STREAM, dispatchConsumer } from '../../src/infra/nats/dispatch-stream.js'
 import { accountDispatchConsumer } from '../helpers/dispatch.js'
@@ -14,6 +14,26 @@ import { until } from '../helpers/wait.js'
 const REQUEST_TIMEOUT_MS = 300
 
 const aStream = (name: string) => ({ name, subjects: [`${name.toLowerCase()}.>`] })
+
+/** `request`, counting how many times it is asked. */
+function counted<T>(request: () => Promise<T>) {
+  const asked = { times: 0 }
+  return {
+    asked,
+    request: () => {
+      asked.times++
+      return request()
+    },
+  }
+}
+
+/** A JetStream manager on a server of its own, connected directly. */
+async function aManager(t: Test) {
+  const servers = await startServers(t)
+  const nc = await connect({ servers: servers.natsUrl })
+  t.teardown(() => nc.close())
+  return jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+}
 
 t.test('given a server that answers a stream creation only after the request timed out, when it is provisioned, then it is asked again and the stream exists', async (t) => {
   const servers = await startServers(t)
@@ -51,26 +71,17 @@ t.test('given a server that never answers, when something is provisioned, then i
 })
 
 t.test('given a provisioning request refused for another reason, then it fails at once without asking again', async (t) => {
-  const servers = await startServers(t)
-  const nc = await connect({ servers: servers.natsUrl })
-  t.teardown(() => nc.close())
-  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
-  let attempts = 0
+  const jsm = await aManager(t)
+  const { asked, request } = counted(() => jsm.streams.info('MISSING'))
 
-  const failure = await provisioned('look up stream MISSING', () => {
-    attempts++
-    return jsm.streams.info('MISSING')
-  }).catch((err: unknown) => err)
+  const failure = await provisioned('look up stream MISSING', request).catch((err: unknown) => err)
 
   t.match(String(failure), /stream not found/)
-  t.equal(attempts, 1, 'a refusal is not a timeout: asked once')
+  t.equal(asked.times, 1, 'a refusal is not a timeout: asked once')
 })
 
 t.test('given a cluster still placing its peers, when a stream creation is refused for want of peers, then it is asked again until placed', async (t) => {
-  const servers = await startServers(t)
-  const nc = await connect({ servers: servers.natsUrl })
-  t.teardown(() => nc.close())
-  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+  const jsm = await aManager(t)
   // What a meta leader answers before every server has reported to it (the words of the stress loop's refusal were not logged: these are nats-server's for that state).
   const refusals = [
     { code: 400, err_code: 10005, description: 'no suitable peers for placement' },
@@ -88,39 +99,25 @@ t.test('given a cluster still placing its peers, when a stream creation is refus
 })
 
 t.test("given a cluster that keeps refusing for want of peers, when the deadline passes, then the refusal is thrown naming what and in the server's words", async (t) => {
-  let attempts = 0
   const refusal = { code: 400, err_code: 10005, description: 'no suitable peers for placement' }
+  const { asked, request } = counted(() => Promise.reject(new JetStreamApiError(refusal)))
 
-  const failure = await provisioned(
-    'create stream NOWHERE',
-    () => {
-      attempts++
-      return Promise.reject(new JetStreamApiError(refusal))
-    },
-    { deadlineMs: 300 },
-  ).catch((err: unknown) => err)
+  const failure = await provisioned('create stream NOWHERE', request, { deadlineMs: 300 }).catch((err: unknown) => err)
 
   t.type(failure, ProvisioningRefusedError)
   t.match(String(failure), /NATS refused to create stream NOWHERE: no suitable peers for placement \(asked \d+ times over 300 ms\)/)
-  t.ok(attempts > 1, `asked ${attempts} times`)
+  t.ok(asked.times > 1, `asked ${asked.times} times`)
 })
 
 t.test("given a replicated stream asked of a single server, then the refusal is thrown at once in the server's words", async (t) => {
-  const servers = await startServers(t)
-  const nc = await connect({ servers: servers.natsUrl })
-  t.teardown(() => nc.close())
-  const jsm = await jetstreamManager(nc, { timeout: REQUEST_TIMEOUT_MS })
+  const jsm = await aManager(t)
+  const { asked, request } = counted(() => jsm.streams.add({ ...aStream('R3'), num_replicas: 3 }))
 
-  let attempts = 0
-
-  const failure = await provisioned('create stream R3', () => {
-    attempts++
-    return jsm.streams.add({ ...aStream('R3'), num_replicas: 3 })
-  }).catch((err: unknown) => err)
+  const failure = await provisioned('create stream R3', request).catch((err: unknown) => err)
 
   t.type(failure, JetStreamApiError)
   t.match(String(failure), /replicas > 1 not supported in non-clustered mode/)
-  t.equal(attempts, 1, 'a server that is not a cluster will not become one: asked once')
+  t.equal(asked.times, 1, 'a server that is not a cluster will not become one: asked once')
 })
 
 t.test("given a running worker, when an account's dispatch consumer is deleted by hand, then it makes it again and goes on claiming the account's tasks", async (t) => {

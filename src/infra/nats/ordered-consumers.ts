@@ -1,5 +1,11 @@
 import type { Consumer, ConsumerMessages } from '@nats-io/jetstream'
+import { randomUUID } from 'node:crypto'
 import type { NatsLink } from './link.js'
+
+/** A name prefix for an ordered consumer: the owner's `prefix`, so an operator can tell whose it is, and a unique rest. */
+export function orderedConsumerPrefix(prefix: string): string {
+  return `${prefix}${randomUUID().replaceAll('-', '')}`
+}
 
 /**
  * Ends an ordered consumer for good. In nats.js 3.4 `close()` only stops reading: the server

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { settleWithin } from '../deadline.js'
 import type { NatsLink } from './link.js'
-import { closeOrdered, consumeFollowing } from './ordered-consumers.js'
+import { closeOrdered, consumeFollowing, orderedConsumerPrefix } from './ordered-consumers.js'
 
 const STOP_MS = 2000
 const REOPEN_MS = 1000
@@ -67,7 +66,7 @@ export class StreamFollower {
 
   private async open(nats: OpeningNats, from: number): Promise<void> {
     const consumer = await nats.js.consumers.get(this.subjects.stream, {
-      name_prefix: `${this.subjects.namePrefix}${randomUUID().replaceAll('-', '')}`,
+      name_prefix: orderedConsumerPrefix(this.subjects.namePrefix),
       filter_subjects: [...this.subjects.filterSubjects],
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: from,
