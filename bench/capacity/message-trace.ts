@@ -1,11 +1,11 @@
 /**
  * Which NATS messages a no-op task costs, by kind: nats-server's protocol trace (`-V`) over
  * TRACED tasks POSTed one at a time (each waited for on the service's settling, read from the
- * monitoring port), every PUB/HPUB a client sent and MSG/HMSG the server delivered, grouped by
+ * monitoring port), or IN_FLIGHT at a time as a burst is (settled once at its end), every PUB/HPUB a client sent and MSG/HMSG the server delivered, grouped by
  * subject with ids taken out, per task, less what the idle service sent in as long (measured
  * for 5 s before).
  *
- *   TARGETS=messages npm run bench:capacity      TRACED=20
+ *   TARGETS=messages npm run bench:capacity      TRACED=20 IN_FLIGHT=1
  */
 import { clients, postTask } from './accounts.js'
 import { capacityServers, Stoppers } from './servers.js'
@@ -13,6 +13,7 @@ import { startMatsProcess } from './service-process.js'
 import { settled } from './settle.js'
 
 const TRACED = Number(process.env.TRACED ?? 20)
+const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 1)
 const IDLE_MS = 5000
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -78,8 +79,17 @@ export async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, IDLE_MS))
     counts = busy
     const started = performance.now()
-    for (let i = 0; i < TRACED; i++) {
-      await postTask(mats.url ?? '', client, `Traced brief ${i}: plan the launch posts`)
+    if (IN_FLIGHT <= 1) {
+      for (let i = 0; i < TRACED; i++) {
+        await postTask(mats.url ?? '', client, `Traced brief ${i}: plan the launch posts`)
+        await settled(servers.monitorUrl)
+      }
+    } else {
+      let next = 0
+      const poster = async () => {
+        for (let i = next++; i < TRACED; i = next++) await postTask(mats.url ?? '', client, `Traced burst brief ${i}: plan the launch posts`)
+      }
+      await Promise.all(Array.from({ length: IN_FLIGHT }, poster))
       await settled(servers.monitorUrl)
     }
     counts = null
@@ -88,7 +98,9 @@ export async function main(): Promise<void> {
     const perTask = [...busy].map(([key, n]) => [key, (n - ((idle.get(key) ?? 0) * seconds * 1000) / IDLE_MS) / TRACED] as const)
     const total = perTask.reduce((sum, [, n]) => sum + n, 0)
     const idleRate = [...idle.values()].reduce((a, b) => a + b, 0) / (IDLE_MS / 1000)
-    say(`\nNATS messages per no-op task, from nats-server's trace over ${TRACED} tasks in ${seconds.toFixed(1)} s, less the idle service's ${idleRate.toFixed(0)}/s: ${total.toFixed(1)}`)
+    say(
+      `\nNATS messages per no-op task, from nats-server's trace over ${TRACED} tasks (${IN_FLIGHT} in flight) in ${seconds.toFixed(1)} s, less the idle service's ${idleRate.toFixed(0)}/s: ${total.toFixed(1)}`,
+    )
     for (const [key, n] of perTask.sort((a, b) => b[1] - a[1])) if (Math.abs(n) >= 0.05) say(`  ${n.toFixed(2).padStart(6)}  ${key}`)
   } finally {
     await stoppers.stopAll()

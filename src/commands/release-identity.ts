@@ -23,14 +23,17 @@ export function releaseIdentity(infra: CommandContext, entry: string, taskId: st
 
 /**
  * Removes the identity entry of a task that is no longer pending (claimed, cancelled): by the
- * revision its TaskCreated carries, without reading it first (ADR 0050); a task created before
- * the revision was recorded has its entry read first. A schedule's tick took none (ADR 0056):
- * nothing to remove, nothing to read.
+ * revision its TaskCreated carries (ADR 0050), without reading it first and without waiting for
+ * an answer (ADR 0063): an entry whose removal is lost names a task that is not pending, which the
+ * next identical brief clears as stale. A task created before the revision was recorded has its
+ * entry read first. A schedule's tick took none (ADR 0056): nothing to remove, nothing to read.
  */
 export function releaseClaimedIdentity(
   infra: CommandContext,
   task: { accountId: string; taskId: string; fingerprint: string; identityRevision?: number | undefined; scheduleId?: string | undefined },
 ): void {
   if (task.identityRevision === undefined && task.scheduleId !== undefined) return
-  releaseIdentity(infra, PendingTasks.key(task.accountId, task.fingerprint), task.taskId, task.identityRevision)
+  const key = PendingTasks.key(task.accountId, task.fingerprint)
+  if (task.identityRevision === undefined) releaseIdentity(infra, key, task.taskId, undefined)
+  else infra.pendingTasks.letGo(key, task.identityRevision)
 }

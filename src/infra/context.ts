@@ -45,7 +45,7 @@ export async function connectInfra(config: Config, log: Logger): Promise<Infra> 
     await ensureStreams(jsm, { replicas: config.NATS_STREAM_REPLICAS })
     await mongo.connect()
     const db = mongo.db()
-    const pendingTasks = await PendingTasks.open(js, config.NATS_STREAM_REPLICAS)
+    const pendingTasks = await PendingTasks.open(nc, js, config.NATS_STREAM_REPLICAS)
     log.debug({ nats: nc.getServer(), db: db.databaseName }, 'connected')
     const metrics = new MatsMetrics()
     const events = new EventStore(nc, js, jsm, { batchesPerStream: config.NATS_BATCHES_PER_STREAM, observer: metrics })

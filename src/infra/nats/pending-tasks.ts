@@ -1,9 +1,12 @@
 import type { KV } from '@nats-io/kv'
-import type { JetStreamClient } from '@nats-io/jetstream'
+import { type JetStreamClient, PubHeaders } from '@nats-io/jetstream'
+import { headers, type NatsConnection } from '@nats-io/transport-node'
 import { openBucket } from './buckets.js'
 import { isWrongLastSequence } from './conflicts.js'
 
 const BUCKET = 'mats_pending_tasks'
+/** The KV wire header naming a delete (nats.js kv's `kvOperationHdr`, which its package does not export). */
+const KV_OPERATION = 'KV-Operation'
 
 /**
  * One entry per pending task, keyed by its identity in the session: `create` is atomic
@@ -12,10 +15,13 @@ const BUCKET = 'mats_pending_tasks'
  * the bucket loses no task, only the duplicate check for tasks pending at that moment.
  */
 export class PendingTasks {
-  private constructor(private readonly kv: KV) {}
+  private constructor(
+    private readonly kv: KV,
+    private readonly nc: NatsConnection,
+  ) {}
 
-  static async open(js: JetStreamClient, replicas: number): Promise<PendingTasks> {
-    return new PendingTasks(await openBucket(js, BUCKET, { history: 1, replicas }))
+  static async open(nc: NatsConnection, js: JetStreamClient, replicas: number): Promise<PendingTasks> {
+    return new PendingTasks(await openBucket(js, BUCKET, { history: 1, replicas }), nc)
   }
 
   static key(accountId: string, fingerprint: string): string {
@@ -58,6 +64,20 @@ export class PendingTasks {
       // Moved since it was read: another request cleared it (and may hold it now).
       if (!isWrongLastSequence(err)) throw err
     }
+  }
+
+  /**
+   * Removes the entry if it is still revision `revision`, without asking for an answer: JetStream
+   * stores a publish that carries no reply subject without acknowledging it, so this is one NATS
+   * message where `release` costs two (ADR 0063). For a task that is claimed or cancelled: if the
+   * removal is lost or refused, the entry names a task that is no longer pending, and the next
+   * identical brief clears it as stale (create-task's `acquireIdentity`) at no cost to anyone else.
+   */
+  letGo(key: string, revision: number): void {
+    const h = headers()
+    h.set(KV_OPERATION, 'DEL')
+    h.set(PubHeaders.ExpectedLastSubjectSequenceHdr, `${revision}`)
+    this.nc.publish(`$KV.${BUCKET}.${key}`, undefined, { headers: h })
   }
 
   private async revisionHeldBy(key: string, taskId: string): Promise<number | undefined> {
