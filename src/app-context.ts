@@ -4,6 +4,7 @@ import type { CommandContext } from './commands/context.js'
 import { Budgets } from './commands/create-task/budget.js'
 import type { Config } from './config.js'
 import { connectInfra, type Infra } from './infra/context.js'
+import { DispatchDoorbell } from './infra/nats/dispatch-doorbell.js'
 import { LIVE_INBOX_LIMIT, LiveEventHub } from './queries/live-event-hub.js'
 import { EndedTasks } from './queries/read-task.js'
 import { KnownSessions } from './queries/require-session.js'
@@ -20,6 +21,8 @@ export interface AppContext extends CommandContext {
   /** Month-to-date spend as of the log, kept by this process for the accounts it serves. */
   readonly budgets: Budgets
   readonly knownSessions: KnownSessions
+  /** Tells the workers that an account has a new task, at most once per account and half second (ADR 0064). */
+  readonly doorbell: DispatchDoorbell
   readonly endedTasks: EndedTasks
   /** How many webhooks an account has registered and not deleted (the limit on registering more). */
   readonly countActiveWebhooks: (accountId: string) => Promise<number>
@@ -56,6 +59,7 @@ async function composeApp(infra: Infra): Promise<AppContext> {
     progress,
     budgets,
     knownSessions: new KnownSessions(),
+    doorbell: new DispatchDoorbell(infra.nc),
     endedTasks: new EndedTasks(),
     // The inline projections registered with the write side: each append brings its aggregate's own documents up to date.
     projectInline: (stream, aggregateId, history, follows) => projectInline(readModels, log, stream, aggregateId, history, follows),

@@ -1,11 +1,11 @@
-import { eventTypeSubjects } from '../../src/infra/nats/subjects.js'
+import { accountOfDoorbell, DISPATCH_DOORBELL_ROOT } from '../../src/infra/nats/dispatch-doorbell.js'
 import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { AccountTurns, type TasksHere } from './account-turns.js'
 import { pause, REFRESH_MS, RETRY_MS, type PullLoopDeps } from './pull-loop.js'
 
 /**
  * Per-account dispatch (ADR 0052): the dispatch stream, one durable per account pulled in
- * turns, and the doorbell that gives a new account's first task a turn at once.
+ * turns, and the doorbell that gives an account's new task a turn at once (ADR 0064).
  */
 export class AccountDispatch {
   private readonly turns: AccountTurns
@@ -57,12 +57,14 @@ export class AccountDispatch {
     this.doorbell?.unsubscribe()
   }
 
-  /** A TaskCreated seen (core NATS, as the API publishes it): its account gets a turn now, not at the next refresh. */
+  /**
+   * A task's creation rang (ADR 0064): its account gets a turn now, not at the next refresh. A
+   * creation within the doorbell's quiet time after a ring finds the pull that ring started.
+   */
   private listenForDoorbells(): void {
-    this.doorbell = this.deps.infra.nc.subscribe(eventTypeSubjects('task', 'TaskCreated'), {
+    this.doorbell = this.deps.infra.nc.subscribe(`${DISPATCH_DOORBELL_ROOT}.*`, {
       callback: (_err, msg) => {
-        const accountId = msg.subject.split('.')[2]
-        if (accountId) this.turns.ring(accountId)
+        this.turns.ring(accountOfDoorbell(msg.subject))
         this.deps.wake.ring()
       },
     })

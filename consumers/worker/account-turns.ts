@@ -1,8 +1,8 @@
 import { JetStreamApiError, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
+import { DISPATCH_PULL_EXPIRES_MS } from '../../src/infra/nats/dispatch-doorbell.js'
 import { accountOfDispatchSubject, DISPATCH_CONSUMER_IDLE_MS, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
 
-const PULL_EXPIRES_MS = 1000
 /** nats-server's "consumer already exists" (with other settings) and "consumer name already in use". */
 const CONSUMER_EXISTS = [10148, 10013]
 
@@ -17,7 +17,7 @@ export interface TasksHere {
 /**
  * The accounts with tasks in the dispatch stream, and a pull from each in turn (ADR 0052).
  * Which accounts wait comes from the stream's per-subject state (one request for all of them)
- * and from doorbells (a TaskCreated seen); each turn asks an account's durable for a few
+ * and from doorbells (a task creation rang, ADR 0064); each turn asks an account's durable for a few
  * messages, the accounts least recently given a turn first, so one account's deep backlog
  * costs the others one turn each, never its depth.
  */
@@ -121,7 +121,7 @@ export class AccountTurns {
     try {
       const consumer = await this.consumerOf(accountId)
       if (this.stopped) return
-      pull = await consumer.fetch({ max_messages: n, expires: PULL_EXPIRES_MS })
+      pull = await consumer.fetch({ max_messages: n, expires: DISPATCH_PULL_EXPIRES_MS })
       this.pulls.add(pull)
       for await (const msg of pull) {
         got++

@@ -49,7 +49,11 @@ t.test('given tasks queued on mats-worker, when a worker starts, then it runs th
     t.same(history, ['TaskCreated', 'TaskStarted', 'TaskCompleted'], 'started and completed once')
   }
   await until('mats-worker to be removed once drained', async () => (await infra.jsm.consumers.info('MATS_TASKS', WORKER_CONSUMER).catch(() => null)) === null)
-  const dispatch = await infra.jsm.streams.info('MATS_DISPATCH')
+  // A task's message is acknowledged after its TaskCompleted is stored, without waiting for an answer.
+  const dispatch = await until('the dispatch stream to be empty', async () => {
+    const info = await infra.jsm.streams.info('MATS_DISPATCH')
+    return info.state.messages === 0 && info
+  })
   t.equal(dispatch.state.messages, 0, 'nothing left in the dispatch stream')
   t.equal(dispatch.state.last_seq, 1, 'only the task posted after the upgrade went through the dispatch stream: none was dispatched twice')
 })

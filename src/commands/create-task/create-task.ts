@@ -5,6 +5,7 @@ import { billingMonth, taskFingerprint, tickFingerprint } from '../../domain/tas
 import { decideCreateTask, Task, type Priority, type TaskCreated, type TaskEvent, type TaskState, type TaskType } from '../../domain/tasks/task.js'
 import type { CommandContext } from '../context.js'
 import { settleWithin } from '../../infra/deadline.js'
+import type { DispatchDoorbell } from '../../infra/nats/dispatch-doorbell.js'
 import { AppendInDoubtError, EventStoreUnavailableError } from '../../infra/nats/event-store.js'
 import { PendingTasks } from '../../infra/nats/pending-tasks.js'
 import { requireSession, type KnownSessions } from '../../queries/require-session.js'
@@ -12,10 +13,11 @@ import type { Budgets } from './budget.js'
 import { execute, type Executed, type Issuer } from '../execute.js'
 import { releaseIdentity } from '../release-identity.js'
 
-/** A task's creation checks the session (remembered once found) and reserves from the budget view. */
+/** A task's creation checks the session (remembered once found), reserves from the budget view, and rings the workers' doorbell. */
 export interface CreateTaskContext extends CommandContext {
   readonly budgets: Pick<Budgets, 'reserve' | 'release'>
   readonly knownSessions: KnownSessions
+  readonly doorbell: Pick<DispatchDoorbell, 'ring'>
 }
 
 export interface CreateTask {
@@ -113,17 +115,23 @@ export async function createChecked(
     }
     const executed = await append(created)
     if (executed.state.status === 'absent') throw new Error('task creation appended no TaskCreated')
-    infra.metrics.taskCreated(input.agentType)
+    stored(infra, accountId, input.agentType)
     return executed
   } catch (err) {
     if (err instanceof AppendInDoubtError) {
-      afterDoubt(infra, err, input, lock, identity.value)
+      afterDoubt(infra, err, accountId, input, lock, identity.value)
       throw err
     }
     infra.budgets.release(input.taskId)
     releaseTaken(infra, lock, input.taskId, identity.value)
     throw err
   }
+}
+
+/** A task stored: counted, and the workers told that its account has work. */
+function stored(infra: CreateTaskContext, accountId: string, agentType: AgentType): void {
+  infra.metrics.taskCreated(agentType)
+  infra.doorbell.ring(accountId)
 }
 
 /** Removes the identity entry the creation took, if it took one. */
@@ -136,10 +144,10 @@ function releaseTaken(infra: CreateTaskContext, lock: string, taskId: string, re
  * identical brief sent again is a 409 naming it, not a second task) and its reservation
  * until the log says it was not stored.
  */
-function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, input: CreateTask, lock: string, identityRevision: number | undefined): void {
+function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, accountId: string, input: CreateTask, lock: string, identityRevision: number | undefined): void {
   void err.settled.then((settled) => {
     infra.log.info({ taskId: input.taskId, settled }, 'a task creation answered 503 is settled')
-    if (settled === 'stored') return infra.metrics.taskCreated(input.agentType)
+    if (settled === 'stored') return stored(infra, accountId, input.agentType)
     infra.budgets.release(input.taskId)
     // Unknown: the entry is cleared by the next identical brief once its grace has passed.
     if (settled === 'not-stored') releaseTaken(infra, lock, input.taskId, identityRevision)

@@ -1,0 +1,51 @@
+import type { NatsConnection } from '@nats-io/transport-node'
+
+/** Where a task's creation tells the workers that its account has work (core NATS, not stored). */
+export const DISPATCH_DOORBELL_ROOT = 'mats-internal.dispatch'
+
+export function dispatchDoorbellSubject(accountId: string): string {
+  return `${DISPATCH_DOORBELL_ROOT}.${accountId}`
+}
+
+export function accountOfDoorbell(subject: string): string {
+  return subject.slice(DISPATCH_DOORBELL_ROOT.length + 1)
+}
+
+/**
+ * How long a worker's pull waits for an account's tasks. The doorbell keeps quiet for half of
+ * it after ringing: a pull the ring started is still waiting, whatever the ring's delay on the
+ * way, when a task created within the quiet half is stored (ADR 0064).
+ */
+export const DISPATCH_PULL_EXPIRES_MS = 1000
+export const DOORBELL_QUIET_MS = DISPATCH_PULL_EXPIRES_MS / 2
+
+/** Past this many accounts rung, the ones rung longer than the quiet time ago are forgotten. */
+const REMEMBERED = 10_000
+
+/**
+ * Rings the workers' doorbell for an account whose task was just created, at most once per
+ * quiet time and process (ADR 0064): one message per account and half second, where the
+ * workers hearing every TaskCreated cost one message per task and worker.
+ */
+export class DispatchDoorbell {
+  private readonly rungAt = new Map<string, number>()
+
+  constructor(
+    private readonly nc: Pick<NatsConnection, 'publish'>,
+    private readonly now: () => number = Date.now,
+    private readonly quietMs = DOORBELL_QUIET_MS,
+  ) {}
+
+  ring(accountId: string): void {
+    const now = this.now()
+    const last = this.rungAt.get(accountId)
+    if (last !== undefined && now - last < this.quietMs) return
+    if (this.rungAt.size >= REMEMBERED) this.forgetQuiet(now)
+    this.rungAt.set(accountId, now)
+    this.nc.publish(dispatchDoorbellSubject(accountId))
+  }
+
+  private forgetQuiet(now: number): void {
+    for (const [accountId, at] of this.rungAt) if (now - at >= this.quietMs) this.rungAt.delete(accountId)
+  }
+}
