@@ -137,6 +137,8 @@ export class AccountTurns {
       this.asking.delete(accountId)
       // Fewer than asked: nothing more to take there until a refresh or a doorbell says otherwise.
       if (got < n) this.waiting.delete(accountId)
+      // As many as asked: there may be more, created in the doorbell's quiet time, which rang nothing (ADR 0064).
+      else if (!this.stopped) this.rung.add(accountId)
       this.pullEnded()
     }
   }

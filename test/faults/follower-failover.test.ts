@@ -77,20 +77,39 @@ async function leadWhere(infra: AppContext, wanted: (leader: string) => boolean)
 
 /**
  * A follower whose consumer is on a node `wanted` says yes to (begun again until it is). Right
- * after the leader moved, on a loaded machine, opening the consumer can outlast NATS_TIMEOUT_MS:
- * that attempt is stopped (its follower would otherwise keep the test alive) and another made.
+ * after the leader moved, on a loaded machine, opening the consumer can outlast NATS_TIMEOUT_MS
+ * or be refused while the stream elects again, and the leadership may move once more: such an
+ * attempt is stopped (its follower would otherwise keep the test alive), the stream led where
+ * wanted again, and another made, until a deadline sized for a starved machine.
  */
 async function followWhere(infra: AppContext, wanted: (node: string) => boolean, onMessage: (msg: JsMsg) => void): Promise<StreamFollower> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const follower = new StreamFollower({ stream: STREAM, filterSubjects: [SUBJECT], namePrefix: PREFIX, name: 'failover test' }, onMessage, testLog())
-    const listening = await follower.listen(infra).then(
-      () => true,
-      () => false,
-    )
-    if (listening && wanted(await consumerNode(infra))) return follower
-    await follower.stop()
-  }
-  throw new Error("no follower's consumer was placed on the node wanted")
+  let last = 'no attempt ended'
+  const placed = until(
+    "a follower's consumer on the node wanted",
+    async () => {
+      await leadWhere(infra, wanted)
+      const follower = new StreamFollower({ stream: STREAM, filterSubjects: [SUBJECT], namePrefix: PREFIX, name: 'failover test' }, onMessage, testLog())
+      const listening = await follower.listen(infra).then(
+        () => true,
+        (err: unknown) => {
+          last = String(err)
+          return false
+        },
+      )
+      if (listening) {
+        const node = await consumerNode(infra)
+        if (wanted(node)) return follower
+        last = `placed on ${node}`
+      }
+      await follower.stop()
+      return undefined
+    },
+    90_000,
+    250,
+  )
+  return placed.catch((err: unknown) => {
+    throw new Error(`no follower's consumer was placed on the node wanted (last attempt: ${last})`, { cause: err })
+  })
 }
 
 async function consumerNode(infra: AppContext): Promise<string> {

@@ -41,8 +41,12 @@ export class DispatchDoorbell {
     const last = this.rungAt.get(accountId)
     if (last !== undefined && now - last < this.quietMs) return
     if (this.rungAt.size >= REMEMBERED) this.forgetQuiet(now)
-    this.rungAt.set(accountId, now)
-    this.nc.publish(dispatchDoorbellSubject(accountId))
+    try {
+      this.nc.publish(dispatchDoorbellSubject(accountId))
+      this.rungAt.set(accountId, now)
+    } catch {
+      // The connection is closing (the process stops): the workers' next read of the stream finds the task.
+    }
   }
 
   private forgetQuiet(now: number): void {

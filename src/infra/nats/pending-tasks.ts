@@ -77,7 +77,11 @@ export class PendingTasks {
     const h = headers()
     h.set(KV_OPERATION, 'DEL')
     h.set(PubHeaders.ExpectedLastSubjectSequenceHdr, `${revision}`)
-    this.nc.publish(`$KV.${BUCKET}.${key}`, undefined, { headers: h })
+    try {
+      this.nc.publish(`$KV.${BUCKET}.${key}`, undefined, { headers: h })
+    } catch {
+      // The connection is closing (the process stops): the entry is cleared as stale by the next identical brief.
+    }
   }
 
   private async revisionHeldBy(key: string, taskId: string): Promise<number | undefined> {
