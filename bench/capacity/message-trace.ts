@@ -1,9 +1,9 @@
 /**
  * Which NATS messages a no-op task costs, by kind: nats-server's protocol trace (`-V`) over
- * TRACED tasks POSTed one at a time (each waited for on the service's settling, read from the
- * monitoring port), or IN_FLIGHT at a time as a burst is (settled once at its end), every PUB/HPUB a client sent and MSG/HMSG the server delivered, grouped by
- * subject with ids taken out, per task, less what the idle service sent in as long (measured
- * for 5 s before).
+ * TRACED tasks POSTed one at a time, each waited for on the service's settling (read from the
+ * monitoring port), or IN_FLIGHT at a time, settled once at the end; every PUB/HPUB a client
+ * sent and MSG/HMSG the server delivered, grouped by subject with ids taken out, per task, less
+ * what the idle service sent in as long (measured for 5 s before).
  *
  *   TARGETS=messages npm run bench:capacity      TRACED=20 IN_FLIGHT=1
  */
@@ -79,19 +79,17 @@ export async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, IDLE_MS))
     counts = busy
     const started = performance.now()
-    if (IN_FLIGHT <= 1) {
-      for (let i = 0; i < TRACED; i++) {
+    // One at a time: each settled before the next. Several: settled once, after the last.
+    const alone = IN_FLIGHT <= 1
+    let next = 0
+    const poster = async () => {
+      for (let i = next++; i < TRACED; i = next++) {
         await postTask(mats.url ?? '', client, `Traced brief ${i}: plan the launch posts`)
-        await settled(servers.monitorUrl)
+        if (alone) await settled(servers.monitorUrl)
       }
-    } else {
-      let next = 0
-      const poster = async () => {
-        for (let i = next++; i < TRACED; i = next++) await postTask(mats.url ?? '', client, `Traced burst brief ${i}: plan the launch posts`)
-      }
-      await Promise.all(Array.from({ length: IN_FLIGHT }, poster))
-      await settled(servers.monitorUrl)
     }
+    await Promise.all(Array.from({ length: Math.max(1, IN_FLIGHT) }, poster))
+    if (!alone) await settled(servers.monitorUrl)
     counts = null
     const seconds = (performance.now() - started) / 1000
     // What the idle service exchanges in as long (projector leases, heartbeats, pulls) is not the tasks'.

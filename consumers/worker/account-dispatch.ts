@@ -59,7 +59,8 @@ export class AccountDispatch {
 
   /**
    * A task's creation rang (ADR 0064): its account gets a turn now, not at the next refresh. A
-   * creation within the doorbell's quiet time after a ring finds the pull that ring started.
+   * creation within the doorbell's quiet time after a ring rings nothing: the pull that ring
+   * started, or the turn after it if it filled, takes it (account-turns.ts).
    */
   private listenForDoorbells(): void {
     this.doorbell = this.deps.infra.nc.subscribe(`${DISPATCH_DOORBELL_ROOT}.*`, {

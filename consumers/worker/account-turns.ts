@@ -30,6 +30,8 @@ export class AccountTurns {
    * and its account would wait a second for the next read.
    */
   private readonly rung = new Set<string>()
+  /** When each account's doorbell was last heard: a pull of it that ends full within a pull's wait of that gets another turn. */
+  private readonly heardAt = new Map<string, number>()
   /** Messages asked of each account by its pull in flight and not delivered yet. */
   private readonly asking = new Map<string, number>()
   /** Each account's last turn: its place among the turns (least recent first) and when it was. */
@@ -84,6 +86,7 @@ export class AccountTurns {
   /** A task of this account was just created: it gets a turn without waiting for the next refresh (a turn after the pull in flight, if any: the task may land after it). */
   ring(accountId: string): void {
     this.rung.add(accountId)
+    this.heardAt.set(accountId, performance.now())
   }
 
   /**
@@ -117,6 +120,7 @@ export class AccountTurns {
     this.rung.delete(accountId)
     this.lastTurn.set(accountId, { turn: ++this.turns, at: Date.now() })
     let got = 0
+    let pendingAfter = 0
     let pull: ConsumerMessages | undefined
     try {
       const consumer = await this.consumerOf(accountId)
@@ -125,6 +129,7 @@ export class AccountTurns {
       this.pulls.add(pull)
       for await (const msg of pull) {
         got++
+        pendingAfter = msg.info.pending
         this.asking.set(accountId, n - got)
         this.deliver(msg)
       }
@@ -137,10 +142,18 @@ export class AccountTurns {
       this.asking.delete(accountId)
       // Fewer than asked: nothing more to take there until a refresh or a doorbell says otherwise.
       if (got < n) this.waiting.delete(accountId)
-      // As many as asked: there may be more, created in the doorbell's quiet time, which rang nothing (ADR 0064).
-      else if (!this.stopped) this.rung.add(accountId)
+      else if (!this.stopped && this.mayHaveMore(accountId, pendingAfter)) this.rung.add(accountId)
       this.pullEnded()
     }
+  }
+
+  /**
+   * A pull that ended full: more are waiting (the last message said so), or may be coming unrung,
+   * created in the quiet time of a doorbell heard within a pull's wait (ADR 0064). Otherwise no
+   * other turn: an empty pull costs a request and its answer a second later.
+   */
+  private mayHaveMore(accountId: string, pendingAfter: number): boolean {
+    return pendingAfter > 0 || performance.now() - (this.heardAt.get(accountId) ?? Number.NEGATIVE_INFINITY) < DISPATCH_PULL_EXPIRES_MS
   }
 
   /**
@@ -154,6 +167,7 @@ export class AccountTurns {
       if (now - at < this.idleMs || this.waiting.has(accountId) || this.rung.has(accountId) || this.asking.has(accountId)) continue
       this.lastTurn.delete(accountId)
       this.consumers.delete(accountId)
+      this.heardAt.delete(accountId)
     }
   }
 

@@ -35,5 +35,5 @@ export function releaseClaimedIdentity(
   if (task.identityRevision === undefined && task.scheduleId !== undefined) return
   const key = PendingTasks.key(task.accountId, task.fingerprint)
   if (task.identityRevision === undefined) releaseIdentity(infra, key, task.taskId, undefined)
-  else infra.pendingTasks.letGo(key, task.identityRevision)
+  else infra.pendingTasks.releaseUnacknowledged(key, task.identityRevision)
 }

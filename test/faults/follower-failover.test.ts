@@ -96,10 +96,15 @@ async function followWhere(infra: AppContext, wanted: (node: string) => boolean,
           return false
         },
       )
-      if (listening) {
-        const node = await consumerNode(infra)
-        if (wanted(node)) return follower
-        last = `placed on ${node}`
+      try {
+        if (listening) {
+          const node = await consumerNode(infra)
+          if (wanted(node)) return follower
+          last = `placed on ${node}`
+        }
+      } catch (err) {
+        await follower.stop()
+        throw err
       }
       await follower.stop()
       return undefined

@@ -59,7 +59,7 @@ t.test('given an entry another task now holds, when a task releases its own olde
   t.match(held, { acquired: false, holder: 'task-b' }, 'task-b still holds it')
 })
 
-t.test('given a claimed task, when it lets its entry go, then one message without a reply removes it, and a stale revision leaves a newer holder', async (t) => {
+t.test('given a claimed task, when it releases its entry unacknowledged, then one message without a reply removes it, and a stale revision leaves a newer holder', async (t) => {
   const servers = await startServers(t)
   const service = await startTestService(t, servers, { roles: ['api'] })
   const { pendingTasks, nc } = service.infra
@@ -75,8 +75,8 @@ t.test('given a claimed task, when it lets its entry go, then one message withou
   const a = await pendingTasks.acquire(key, 'task-a')
   if (!a.acquired) throw new Error('task-a should take a fresh entry')
 
-  // When: task-a was claimed and lets its entry go.
-  pendingTasks.letGo(key, a.revision)
+  // When: task-a was claimed and releases its entry unacknowledged.
+  pendingTasks.releaseUnacknowledged(key, a.revision)
 
   // Then: the entry is gone, and what removed it asked for no answer.
   const b = await until('the entry to be free again', async () => {
@@ -92,34 +92,37 @@ t.test('given a claimed task, when it lets its entry go, then one message withou
     'the removal carried no reply subject (JetStream sends no acknowledgement)',
   )
 
-  // When: task-a's let-go comes again, now that task-b holds the entry.
-  pendingTasks.letGo(key, a.revision)
+  // When: task-a's release comes again, now that task-b holds the entry.
+  pendingTasks.releaseUnacknowledged(key, a.revision)
   await nc.flush()
 
   // Then
   t.match(await pendingTasks.acquire(key, 'task-c'), { acquired: false, holder: 'task-b', revision: b.revision }, 'task-b still holds it')
 })
 
-t.test("given an ended task's entry left behind (its let-go lost), when an identical brief comes, then it is created and takes the entry", async (t) => {
-  const servers = await startServers(t)
-  const service = await startTestService(t, servers, { roles: ['api', 'projector', 'worker'], env: { OFFLINE_AGENT_LATENCY_MS: '0' } })
-  const caller = await aCaller(service.infra, service.url)
-  const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
-  const brief = { sessionId, instruction: 'Plan the launch posts for the autumn collection' }
-  const first = (await caller.api.post<{ task: { id: string } }>('/v1/tasks', brief)).body.task
-  await until('the first task to end', async () => (await taskHistories(service.infra)).get(first.id)?.some((event) => event.type === 'TaskCompleted'))
-  const created = (await taskHistories(service.infra)).get(first.id)?.[0]?.data as { fingerprint: string }
-  const bucket = await new Kvm(service.infra.js).open('mats_pending_tasks')
-  const key = PendingTasks.key(caller.account.id, created.fingerprint)
+t.test(
+  "given an ended task's entry left behind (its unacknowledged release lost), when an identical brief comes, then the stale entry is cleared and the brief created (the fallback ADR 0063 relies on)",
+  async (t) => {
+    const servers = await startServers(t)
+    const service = await startTestService(t, servers, { roles: ['api', 'projector', 'worker'], env: { OFFLINE_AGENT_LATENCY_MS: '0' } })
+    const caller = await aCaller(service.infra, service.url)
+    const sessionId = (await caller.api.post<{ session: { id: string } }>('/v1/sessions', aSessionBody())).body.session.id
+    const brief = { sessionId, instruction: 'Plan the launch posts for the autumn collection' }
+    const first = (await caller.api.post<{ task: { id: string } }>('/v1/tasks', brief)).body.task
+    await until('the first task to end', async () => (await taskHistories(service.infra)).get(first.id)?.some((event) => event.type === 'TaskCompleted'))
+    const created = (await taskHistories(service.infra)).get(first.id)?.[0]?.data as { fingerprint: string }
+    const bucket = await new Kvm(service.infra.js).open('mats_pending_tasks')
+    const key = PendingTasks.key(caller.account.id, created.fingerprint)
 
-  // Given: the entry names the ended task again, as if its removal never reached NATS.
-  await bucket.put(key, first.id)
+    // Given: the entry names the ended task again, as if its removal never reached NATS.
+    await bucket.put(key, first.id)
 
-  // When
-  const again = await caller.api.post<{ task: { id: string } }>('/v1/tasks', brief)
+    // When
+    const again = await caller.api.post<{ task: { id: string } }>('/v1/tasks', brief)
 
-  // Then
-  t.equal(again.status, 201, 'the identical brief is created: the entry named a task no longer pending')
-  const holder = await bucket.get(key)
-  t.ok(holder?.operation === 'DEL' || holder?.string() === again.body.task.id, 'the entry is the new task’s, or already released by its claim')
-})
+    // Then
+    t.equal(again.status, 201, 'the identical brief is created: the entry named a task no longer pending')
+    const holder = await bucket.get(key)
+    t.ok(holder?.operation === 'DEL' || holder?.string() === again.body.task.id, 'the entry is the new task’s, or already released by its claim')
+  },
+)

@@ -115,7 +115,7 @@ export async function createChecked(
     }
     const executed = await append(created)
     if (executed.state.status === 'absent') throw new Error('task creation appended no TaskCreated')
-    stored(infra, accountId, input.agentType)
+    announceStored(infra, accountId, input.agentType)
     return executed
   } catch (err) {
     if (err instanceof AppendInDoubtError) {
@@ -129,7 +129,7 @@ export async function createChecked(
 }
 
 /** A task stored: counted, and the workers told that its account has work. */
-function stored(infra: CreateTaskContext, accountId: string, agentType: AgentType): void {
+function announceStored(infra: CreateTaskContext, accountId: string, agentType: AgentType): void {
   infra.metrics.taskCreated(agentType)
   infra.doorbell.ring(accountId)
 }
@@ -147,7 +147,7 @@ function releaseTaken(infra: CreateTaskContext, lock: string, taskId: string, re
 function afterDoubt(infra: CreateTaskContext, err: AppendInDoubtError, accountId: string, input: CreateTask, lock: string, identityRevision: number | undefined): void {
   void err.settled.then((settled) => {
     infra.log.info({ taskId: input.taskId, settled }, 'a task creation answered 503 is settled')
-    if (settled === 'stored') return stored(infra, accountId, input.agentType)
+    if (settled === 'stored') return announceStored(infra, accountId, input.agentType)
     infra.budgets.release(input.taskId)
     // Unknown: the entry is cleared by the next identical brief once its grace has passed.
     if (settled === 'not-stored') releaseTaken(infra, lock, input.taskId, identityRevision)

@@ -1,4 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node'
+import { publishBestEffort } from './best-effort.js'
 
 /** Where a task's creation tells the workers that its account has work (core NATS, not stored). */
 export const DISPATCH_DOORBELL_ROOT = 'mats-internal.dispatch'
@@ -13,14 +14,16 @@ export function accountOfDoorbell(subject: string): string {
 
 /**
  * How long a worker's pull waits for an account's tasks. The doorbell keeps quiet for half of
- * it after ringing: a pull the ring started is still waiting, whatever the ring's delay on the
- * way, when a task created within the quiet half is stored (ADR 0064).
+ * it after ringing (ADR 0064): a task created in the quiet half finds the pull the ring started
+ * still waiting, whatever the ring's delay on the way, or, if that pull filled first, the turn a
+ * worker gives an account whose pull ended full while it rang within a pull's wait. A task that
+ * reaches the dispatch stream later than that starts at the workers' next read (within 1 s).
  */
 export const DISPATCH_PULL_EXPIRES_MS = 1000
 export const DOORBELL_QUIET_MS = DISPATCH_PULL_EXPIRES_MS / 2
 
 /** Past this many accounts rung, the ones rung longer than the quiet time ago are forgotten. */
-const REMEMBERED = 10_000
+const MAX_RUNG_ACCOUNTS = 10_000
 
 /**
  * Rings the workers' doorbell for an account whose task was just created, at most once per
@@ -32,7 +35,8 @@ export class DispatchDoorbell {
 
   constructor(
     private readonly nc: Pick<NatsConnection, 'publish'>,
-    private readonly now: () => number = Date.now,
+    // Monotonic: a wall clock stepped back would keep an account quiet until it caught up.
+    private readonly now: () => number = () => performance.now(),
     private readonly quietMs = DOORBELL_QUIET_MS,
   ) {}
 
@@ -40,13 +44,9 @@ export class DispatchDoorbell {
     const now = this.now()
     const last = this.rungAt.get(accountId)
     if (last !== undefined && now - last < this.quietMs) return
-    if (this.rungAt.size >= REMEMBERED) this.forgetQuiet(now)
-    try {
-      this.nc.publish(dispatchDoorbellSubject(accountId))
-      this.rungAt.set(accountId, now)
-    } catch {
-      // The connection is closing (the process stops): the workers' next read of the stream finds the task.
-    }
+    if (this.rungAt.size >= MAX_RUNG_ACCOUNTS) this.forgetQuiet(now)
+    // Not rung (the process stops): the workers' next read of the stream finds the task.
+    if (publishBestEffort(this.nc, dispatchDoorbellSubject(accountId))) this.rungAt.set(accountId, now)
   }
 
   private forgetQuiet(now: number): void {

@@ -2,6 +2,7 @@ import type { KV } from '@nats-io/kv'
 import { type JetStreamClient, PubHeaders } from '@nats-io/jetstream'
 import { headers, type NatsConnection } from '@nats-io/transport-node'
 import { openBucket } from './buckets.js'
+import { publishBestEffort } from './best-effort.js'
 import { isWrongLastSequence } from './conflicts.js'
 
 const BUCKET = 'mats_pending_tasks'
@@ -73,15 +74,12 @@ export class PendingTasks {
    * removal is lost or refused, the entry names a task that is no longer pending, and the next
    * identical brief clears it as stale (create-task's `acquireIdentity`) at no cost to anyone else.
    */
-  letGo(key: string, revision: number): void {
+  releaseUnacknowledged(key: string, revision: number): void {
     const h = headers()
     h.set(KV_OPERATION, 'DEL')
     h.set(PubHeaders.ExpectedLastSubjectSequenceHdr, `${revision}`)
-    try {
-      this.nc.publish(`$KV.${BUCKET}.${key}`, undefined, { headers: h })
-    } catch {
-      // The connection is closing (the process stops): the entry is cleared as stale by the next identical brief.
-    }
+    // Not sent (the process stops): the entry is cleared as stale by the next identical brief.
+    publishBestEffort(this.nc, `$KV.${BUCKET}.${key}`, { headers: h })
   }
 
   private async revisionHeldBy(key: string, taskId: string): Promise<number | undefined> {
