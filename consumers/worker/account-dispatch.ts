@@ -1,4 +1,5 @@
-import { accountOfDoorbell, DISPATCH_DOORBELL_ROOT } from '../../src/infra/nats/dispatch-doorbell.js'
+import { DISPATCH_DOORBELL_ROOT } from '../../src/infra/nats/dispatch-doorbell.js'
+import { accountAfter } from '../../src/infra/nats/subjects.js'
 import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { AccountTurns, type TasksHere } from './account-turns.js'
 import { pause, REFRESH_MS, RETRY_MS, type PullLoopDeps } from './pull-loop.js'
@@ -65,7 +66,7 @@ export class AccountDispatch {
   private listenForDoorbells(): void {
     this.doorbell = this.deps.infra.nc.subscribe(`${DISPATCH_DOORBELL_ROOT}.*`, {
       callback: (_err, msg) => {
-        this.turns.ring(accountOfDoorbell(msg.subject))
+        this.turns.ring(accountAfter(DISPATCH_DOORBELL_ROOT, msg.subject))
         this.deps.wake.ring()
       },
     })

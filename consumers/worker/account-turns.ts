@@ -1,7 +1,7 @@
 import { JetStreamApiError, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { DISPATCH_PULL_EXPIRES_MS } from '../../src/infra/nats/dispatch-doorbell.js'
-import { accountOfDispatchSubject, DISPATCH_CONSUMER_IDLE_MS, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
+import { DISPATCH_CONSUMER_IDLE_MS, DISPATCH_PULL_EXPIRES_MS, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
+import { accountAfter } from '../../src/infra/nats/subjects.js'
 
 /** nats-server's "consumer already exists" (with other settings) and "consumer name already in use". */
 const CONSUMER_EXISTS = [10148, 10013]
@@ -77,10 +77,10 @@ export class AccountTurns {
     const info = await this.jsm.streams.info(DISPATCH_STREAM, { subjects_filter: `${DISPATCH_ROOT}.*` })
     this.waiting.clear()
     for (const [subject, count] of Object.entries(info.state.subjects ?? {})) {
-      const accountId = accountOfDispatchSubject(subject)
+      const accountId = accountAfter(DISPATCH_ROOT, subject)
       if (count > this.here.ownedOf(accountId)) this.waiting.add(accountId)
     }
-    this.forgetIdle(Date.now())
+    this.forgetIdle(performance.now())
   }
 
   /** A task of this account was just created: it gets a turn without waiting for the next refresh (a turn after the pull in flight, if any: the task may land after it). */
@@ -118,7 +118,7 @@ export class AccountTurns {
   private async pull(accountId: string, n: number): Promise<void> {
     this.asking.set(accountId, n)
     this.rung.delete(accountId)
-    this.lastTurn.set(accountId, { turn: ++this.turns, at: Date.now() })
+    this.lastTurn.set(accountId, { turn: ++this.turns, at: performance.now() })
     let got = 0
     let pendingAfter = 0
     let pull: ConsumerMessages | undefined

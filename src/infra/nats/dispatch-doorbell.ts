@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import { publishBestEffort } from './best-effort.js'
+import { DISPATCH_PULL_EXPIRES_MS } from './dispatch-stream.js'
 
 /** Where a task's creation tells the workers that its account has work (core NATS, not stored). */
 export const DISPATCH_DOORBELL_ROOT = 'mats-internal.dispatch'
@@ -8,18 +9,13 @@ export function dispatchDoorbellSubject(accountId: string): string {
   return `${DISPATCH_DOORBELL_ROOT}.${accountId}`
 }
 
-export function accountOfDoorbell(subject: string): string {
-  return subject.slice(DISPATCH_DOORBELL_ROOT.length + 1)
-}
-
 /**
- * How long a worker's pull waits for an account's tasks. The doorbell keeps quiet for half of
- * it after ringing (ADR 0064): a task created in the quiet half finds the pull the ring started
- * still waiting, whatever the ring's delay on the way, or, if that pull filled first, the turn a
- * worker gives an account whose pull ended full while it rang within a pull's wait. A task that
- * reaches the dispatch stream later than that starts at the workers' next read (within 1 s).
+ * The doorbell keeps quiet for half a pull's wait after ringing (ADR 0064): a task created in
+ * the quiet half finds the pull the ring started still waiting, whatever the ring's delay on the
+ * way, or, if that pull filled first, the turn a worker gives an account whose pull ended full
+ * while it rang within a pull's wait. A task that reaches the dispatch stream later than that
+ * starts at the workers' next read (within 1 s).
  */
-export const DISPATCH_PULL_EXPIRES_MS = 1000
 export const DOORBELL_QUIET_MS = DISPATCH_PULL_EXPIRES_MS / 2
 
 /** Past this many accounts rung, the ones rung longer than the quiet time ago are forgotten. */

@@ -22,9 +22,11 @@ export function dispatchConsumer(accountId: string): string {
   return `${DISPATCH_ROOT}-${accountId}`
 }
 
-export function accountOfDispatchSubject(subject: string): string {
-  return subject.slice(DISPATCH_ROOT.length + 1)
-}
+/**
+ * How long a worker's pull waits for an account's tasks; the doorbell keeps quiet for half of
+ * it after ringing (dispatch-doorbell.ts, ADR 0064).
+ */
+export const DISPATCH_PULL_EXPIRES_MS = 1000
 
 function configFor(replicas: number, startSeq: number): Partial<StreamConfig> & { name: string } {
   return {

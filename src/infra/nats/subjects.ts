@@ -48,3 +48,8 @@ export function aggregateSubjects(category: AggregateCategory, accountId: string
 export function eventTypeSubjects(category: AggregateCategory, type: string): string {
   return `${SUBJECT_ROOT}.${category}.*.*.${type}`
 }
+
+/** The account a per-account subject names: the token after its root (`<root>.<accountId>`). */
+export function accountAfter(root: string, subject: string): string {
+  return subject.slice(root.length + 1)
+}
