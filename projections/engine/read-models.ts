@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb'
 import { isDuplicateKey, upsertRacing } from '../../src/infra/mongo/errors.js'
+import { MAX_REPLACES_PER_BULK } from './apply.js'
 import { ALL_PARTITIONS } from './partitions.js'
 import type { Projection, Stored } from './projection.js'
 
@@ -11,6 +12,13 @@ interface GenerationDoc {
   active: number
   latest: number
   stopped?: Record<string, Stopped>
+}
+
+/** Where one projection's generation moves the checkpoints of some of its partitions to. */
+export interface CheckpointMove {
+  readonly projection: Projection
+  readonly generation: number
+  readonly partitions: readonly number[]
 }
 
 /** Where a projection stopped on an event it cannot apply (runner.ts), by the event's partition. */
@@ -140,14 +148,25 @@ export class ReadModels {
   }
 
   /** Monotonic: a slower concurrent projector can never move a checkpoint back. */
-  async advance(projection: Projection, generation: number, seq: number, partitions: readonly number[]): Promise<void> {
-    await Promise.all(
-      partitions.map((n) => {
-        const write = () => this.checkpoints.updateOne({ _id: partitionCheckpointId(projection, generation, n) }, { $max: { seq }, $set: { updatedAt: new Date() } }, { upsert: true })
-        // Two projectors creating a partition's checkpoint at once: one insert loses, its retry updates.
-        return upsertRacing(write)
-      }),
+  advance(projection: Projection, generation: number, seq: number, partitions: readonly number[]): Promise<void> {
+    return this.advanceAll([{ projection, generation, partitions }], seq)
+  }
+
+  /**
+   * Moves the checkpoints of several projections' partitions to `seq` in one bulk write per
+   * MAX_REPLACES_PER_BULK: a batch moves each projection of its stream, and one write per
+   * checkpoint was most of what the projector asked of FerretDB under a backlog (ADR 0065).
+   */
+  async advanceAll(moves: readonly CheckpointMove[], seq: number): Promise<void> {
+    const updatedAt = new Date()
+    const ops = moves.flatMap(({ projection, generation, partitions }) =>
+      partitions.map((n) => ({ updateOne: { filter: { _id: partitionCheckpointId(projection, generation, n) }, update: { $max: { seq }, $set: { updatedAt } }, upsert: true } })),
     )
+    // Two projectors creating a partition's checkpoint at once: one insert loses, its retry updates.
+    for (let i = 0; i < ops.length; i += MAX_REPLACES_PER_BULK) {
+      const chunk = ops.slice(i, i + MAX_REPLACES_PER_BULK)
+      await upsertRacing(() => this.checkpoints.bulkWrite(chunk, { ordered: false }))
+    }
   }
 
   /** Reserves a fresh generation number for a rebuild and empties its collection. */
