@@ -6,6 +6,11 @@ export interface ProcessStats {
   readonly cpuMicros: number
   readonly rssBytes: number
   readonly heapUsedBytes: number
+  /** What V8 holds for its heap, used or not. */
+  readonly heapTotalBytes: number
+  /** Memory outside V8's heap owned by JS objects (Buffers among it: `arrayBuffersBytes`). */
+  readonly externalBytes: number
+  readonly arrayBuffersBytes: number
   /** Event-loop delay since the last question, in ms. */
   readonly loopDelayP99Ms: number
   readonly loopDelayMaxMs: number
@@ -25,6 +30,9 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
     cpuMicros: cpu.user + cpu.system,
     rssBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
+    heapTotalBytes: memory.heapTotal,
+    externalBytes: memory.external,
+    arrayBuffersBytes: memory.arrayBuffers,
     loopDelayP99Ms: delay.percentile(99) / 1e6,
     loopDelayMaxMs: delay.max / 1e6,
   }

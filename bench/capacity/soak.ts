@@ -39,6 +39,29 @@ function compare(samples: readonly Sample[], role: string, pick: (s: ProcessStat
   return { first, last, change: (last - first) / first }
 }
 
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
+const mib = (bytes: number) => bytes / 2 ** 20
+
+/** RSS and loop delay against the goal, and which memory moved: V8's heap (used, held) or what lies outside it. */
+function printRole(samples: readonly Sample[], role: string): void {
+  const rss = compare(samples, role, (s) => mib(s.rssBytes))
+  const loop = compare(samples, role, (s) => s.loopDelayP99Ms)
+  const parts = {
+    'heap used': (s: ProcessStats) => mib(s.heapUsedBytes),
+    'heap held': (s: ProcessStats) => mib(s.heapTotalBytes),
+    external: (s: ProcessStats) => mib(s.externalBytes),
+    'array buffers': (s: ProcessStats) => mib(s.arrayBuffersBytes),
+  }
+  say(
+    `  ${role.padEnd(9)} RSS first third ${rss.first.toFixed(1)} MiB, last third ${rss.last.toFixed(1)} MiB (${pct(rss.change)}; goal within ±10 %); loop delay p99 ${loop.first.toFixed(1)} → ${loop.last.toFixed(1)} ms (${pct(loop.change)})`,
+  )
+  const moved = Object.entries(parts).map(([what, pick]) => {
+    const { first, last } = compare(samples, role, pick)
+    return `${what} ${first.toFixed(1)} → ${last.toFixed(1)}`
+  })
+  say(`  ${''.padEnd(9)} of it (MiB, first third → last): ${moved.join(', ')}`)
+}
+
 export async function main(): Promise<void> {
   say(`\ntarget 6: soak; ${RATE} tasks/s for ${MINUTES} min through an api, a worker and a projector process, runs of ${TASK_MS} ms`)
   const stoppers = new Stoppers()
@@ -87,14 +110,7 @@ export async function main(): Promise<void> {
     say(
       `  ${ids.length.toLocaleString('en-US')} tasks POSTed (${(ids.length / (MINUTES * 60)).toFixed(1)}/s; ${skipped} skipped with ${MAX_IN_FLIGHT} POSTs unanswered), ${failed} failed, ${stuck} not ended ${SETTLE_S} s after the last POST`,
     )
-    for (const role of Object.keys(processes)) {
-      const rss = compare(samples, role, (s) => s.rssBytes / 2 ** 20)
-      const loop = compare(samples, role, (s) => s.loopDelayP99Ms)
-      const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
-      say(
-        `  ${role.padEnd(9)} RSS first third ${rss.first.toFixed(1)} MiB, last third ${rss.last.toFixed(1)} MiB (${pct(rss.change)}; goal within ±10 %); loop delay p99 ${loop.first.toFixed(1)} → ${loop.last.toFixed(1)} ms (${pct(loop.change)})`,
-      )
-    }
+    for (const role of Object.keys(processes)) printRole(samples, role)
   } finally {
     await stoppers.stopAll()
   }

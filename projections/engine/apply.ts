@@ -1,6 +1,7 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type WriteError } from 'mongodb'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { isDuplicateKey } from '../../src/infra/mongo/errors.js'
+import { chunks, MAX_INSERTS_PER_BULK, MAX_UPDATES_PER_BULK } from './bulk-limits.js'
 import { foldOnto, handles, type Projection, type Stored } from './projection.js'
 
 type Doc = { _id: string }
@@ -8,13 +9,6 @@ type StoredDoc = Stored<Doc>
 type DocCollection = Collection<StoredDoc>
 
 const MAX_CAS_ATTEMPTS = 20
-/**
- * Replacements per bulk write. FerretDB 1.24 on SQLite hangs on a bulk of 100 or more
- * updates (and its PostgreSQL backend runs out of connections at 50); MongoDB takes any size.
- */
-export const MAX_REPLACES_PER_BULK = 40
-/** Inserts per insertMany: FerretDB takes them in one SQLite transaction. */
-export const MAX_INSERTS_PER_BULK = 500
 /** Ids per `$in` read. */
 const MAX_IDS_PER_READ = 100
 
@@ -40,12 +34,6 @@ function groupByDoc(projection: Projection, events: readonly RecordedEvent[]): M
     else groups.set(id, [event])
   }
   return groups
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = []
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size))
-  return result
 }
 
 /**
@@ -138,7 +126,7 @@ export class BatchApplier {
   /** Replaces changed documents chunk by chunk; returns the ids of chunks where a compare-and-set lost. */
   private async replaceAll(replaces: Folded[]): Promise<string[]> {
     const lost: string[] = []
-    for (const chunk of chunks(replaces, MAX_REPLACES_PER_BULK)) {
+    for (const chunk of chunks(replaces, MAX_UPDATES_PER_BULK)) {
       const ops: AnyBulkWriteOperation<StoredDoc>[] = chunk.map(({ doc, previousSeq }) => ({
         replaceOne: { filter: { _id: doc._id, _seq: previousSeq as number }, replacement: doc },
       }))

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb'
 import { isDuplicateKey, upsertRacing } from '../../src/infra/mongo/errors.js'
-import { MAX_REPLACES_PER_BULK } from './apply.js'
+import { chunks, MAX_UPDATES_PER_BULK } from './bulk-limits.js'
 import { ALL_PARTITIONS } from './partitions.js'
 import type { Projection, Stored } from './projection.js'
 
@@ -153,20 +153,19 @@ export class ReadModels {
   }
 
   /**
-   * Moves the checkpoints of several projections' partitions to `seq` in one bulk write per
-   * MAX_REPLACES_PER_BULK: a batch moves each projection of its stream, and one write per
-   * checkpoint was most of what the projector asked of FerretDB under a backlog (ADR 0065).
+   * Moves the checkpoints of several projections' partitions to `seq`, MAX_UPDATES_PER_BULK to a
+   * bulk write: a batch moves each projection of its stream, and one write per checkpoint was
+   * most of what the projector asked of FerretDB under a backlog (ADR 0065). A chunk that fails
+   * leaves the later ones unsent: those checkpoints stay behind, and their events are applied
+   * again (a no-op) when the runner resumes from them.
    */
   async advanceAll(moves: readonly CheckpointMove[], seq: number): Promise<void> {
     const updatedAt = new Date()
     const ops = moves.flatMap(({ projection, generation, partitions }) =>
       partitions.map((n) => ({ updateOne: { filter: { _id: partitionCheckpointId(projection, generation, n) }, update: { $max: { seq }, $set: { updatedAt } }, upsert: true } })),
     )
-    // Two projectors creating a partition's checkpoint at once: one insert loses, its retry updates.
-    for (let i = 0; i < ops.length; i += MAX_REPLACES_PER_BULK) {
-      const chunk = ops.slice(i, i + MAX_REPLACES_PER_BULK)
-      await upsertRacing(() => this.checkpoints.bulkWrite(chunk, { ordered: false }))
-    }
+    // Two projectors creating a partition's checkpoint at once: one insert loses; the chunk is sent again (`$max` makes that harmless), and finds it.
+    for (const chunk of chunks(ops, MAX_UPDATES_PER_BULK)) await upsertRacing(() => this.checkpoints.bulkWrite(chunk, { ordered: false }))
   }
 
   /** Reserves a fresh generation number for a rebuild and empties its collection. */

@@ -243,13 +243,18 @@ export class ProjectionRunner {
     this.halted.set(member.projection.name, member.generation)
   }
 
-  /** Moves every member's checkpoints past the batch, in one write for all of them. */
+  /**
+   * Moves every member's checkpoints past the batch together (one bulk write per 40). Should
+   * that fail, no member's callbacks run: the runner resumes from the checkpoints, which moved
+   * for none or some, and the batch's events are applied again where they did not.
+   */
   private async advance(members: readonly Member[], shares: Map<Member, RecordedEvent[]>, msg: JsMsg, last: number): Promise<void> {
     const moves = members.map((member) => ({ member, projection: member.projection, generation: member.generation, partitions: member.checkpointsToWrite(shares.get(member) ?? [], msg) }))
     await this.deps.readModels.advanceAll(moves, msg.seq)
     await Promise.all(moves.map(({ member, partitions }) => this.advanced(member, partitions, shares.get(member) ?? [], msg, last)))
   }
 
+  /** What follows a member's checkpoint write: its idle partitions, a stop passed, the callbacks. */
   private async advanced(member: Member, partitions: readonly number[], events: readonly RecordedEvent[], msg: JsMsg, last: number): Promise<void> {
     const { projection, generation } = member
     member.wrote(partitions, msg.seq)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { foldHistory, handles, type Projection } from '../../projections/engine/projection.js'
 import type { ReadModels } from '../../projections/engine/read-models.js'
-import { MAX_INSERTS_PER_BULK } from '../../projections/engine/apply.js'
+import { MAX_INSERTS_PER_BULK } from '../../projections/engine/bulk-limits.js'
 import { taskCountsProjection, tasksProjection } from '../../projections/index.js'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
