@@ -39,6 +39,13 @@ function compare(samples: readonly Sample[], role: string, pick: (s: ProcessStat
   return { first, last, change: (last - first) / first }
 }
 
+/** The mean of each sixth of the run: whether a figure keeps rising or has levelled. */
+function bySixth(samples: readonly Sample[], role: string, pick: (s: ProcessStats) => number): string {
+  const values = samples.map((s) => (s.stats[role] ? pick(s.stats[role]) : Number.NaN))
+  const size = Math.max(1, Math.floor(values.length / 6))
+  return Array.from({ length: Math.min(6, values.length) }, (_, i) => mean(values.slice(i * size, i === 5 ? undefined : (i + 1) * size)).toFixed(0)).join(' → ')
+}
+
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
 const mib = (bytes: number) => bytes / 2 ** 20
 
@@ -60,6 +67,7 @@ function printRole(samples: readonly Sample[], role: string): void {
     return `${what} ${first.toFixed(1)} → ${last.toFixed(1)}`
   })
   say(`  ${''.padEnd(9)} of it (MiB, first third → last): ${moved.join(', ')}`)
+  say(`  ${''.padEnd(9)} by sixths of the run (MiB): RSS ${bySixth(samples, role, (s) => mib(s.rssBytes))}; heap held ${bySixth(samples, role, (s) => mib(s.heapTotalBytes))}`)
 }
 
 export async function main(): Promise<void> {
