@@ -6,7 +6,10 @@
  * An `api`, a `worker` and a `projector` process, each its own, take SOAK_RATE tasks a second
  * (offline agents of TASK_MS) for SOAK_MINUTES. Every 10 s each process's resident memory and
  * event-loop delay (p99 over the 10 s) are sampled; the last third of the run is compared with
- * the first (the issue's "last 10 minutes within 10 % of the first 10" for 30 minutes). At the
+ * the first (the issue's "last 10 minutes within 10 % of the first 10" for 30 minutes), with
+ * which memory moved (V8's heap used and held, external memory) and RSS and the held heap by
+ * sixths of the run (still rising, or levelled). A sample a process did not answer is left
+ * out of its means. At the
  * end, every task POSTed must have ended (0 lost) and none may still be waiting or running
  * SETTLE_S after the last POST (0 stuck).
  */
@@ -29,22 +32,29 @@ interface Sample {
   readonly stats: Record<string, ProcessStats>
 }
 
-const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
+/** The mean of the values a process answered (NaN where it answered none). */
+function mean(values: readonly number[]): number {
+  const answered = values.filter(Number.isFinite)
+  return answered.length === 0 ? Number.NaN : answered.reduce((a, b) => a + b, 0) / answered.length
+}
+
+/** One figure of one role over the run, as the means of `parts` equal slices of it. */
+function slices(samples: readonly Sample[], role: string, pick: (s: ProcessStats) => number, parts: number): number[] {
+  const values = samples.map((s) => (s.stats[role] ? pick(s.stats[role]) : Number.NaN))
+  return Array.from({ length: parts }, (_, i) => mean(values.slice(Math.round((i * values.length) / parts), Math.round(((i + 1) * values.length) / parts))))
+}
 
 function compare(samples: readonly Sample[], role: string, pick: (s: ProcessStats) => number): { first: number; last: number; change: number } {
-  const third = Math.max(1, Math.floor(samples.length / 3))
-  const values = samples.map((s) => (s.stats[role] ? pick(s.stats[role]) : Number.NaN))
-  const first = mean(values.slice(0, third))
-  const last = mean(values.slice(-third))
+  const thirds = slices(samples, role, pick, 3)
+  const [first = Number.NaN, last = Number.NaN] = [thirds[0], thirds[2]]
   return { first, last, change: (last - first) / first }
 }
 
-/** The mean of each sixth of the run: whether a figure keeps rising or has levelled. */
-function bySixth(samples: readonly Sample[], role: string, pick: (s: ProcessStats) => number): string {
-  const values = samples.map((s) => (s.stats[role] ? pick(s.stats[role]) : Number.NaN))
-  const size = Math.max(1, Math.floor(values.length / 6))
-  return Array.from({ length: Math.min(6, values.length) }, (_, i) => mean(values.slice(i * size, i === 5 ? undefined : (i + 1) * size)).toFixed(0)).join(' → ')
-}
+/** Whether a figure keeps rising or has levelled: its mean in each sixth of the run. */
+const bySixth = (samples: readonly Sample[], role: string, pick: (s: ProcessStats) => number) =>
+  slices(samples, role, pick, 6)
+    .map((v) => v.toFixed(0))
+    .join(' → ')
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
 const mib = (bytes: number) => bytes / 2 ** 20
@@ -89,7 +99,10 @@ export async function main(): Promise<void> {
     const samples: Sample[] = []
     const sampler = setInterval(() => {
       const at = Date.now()
-      void Promise.all(Object.entries(processes).map(async ([role, p]) => [role, await p.stats()] as const)).then((stats) => samples.push({ at, stats: Object.fromEntries(stats) }))
+      // A process that does not answer (busy, or gone) leaves its role out of this sample, not the run.
+      void Promise.allSettled(Object.entries(processes).map(async ([role, p]) => [role, await p.stats()] as const)).then((answers) =>
+        samples.push({ at, stats: Object.fromEntries(answers.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []))) }),
+      )
     }, SAMPLE_MS)
     const ids: string[] = []
     let inFlight = 0
