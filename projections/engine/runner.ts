@@ -249,9 +249,12 @@ export class ProjectionRunner {
    * for none or some, and the batch's events are applied again where they did not.
    */
   private async advance(members: readonly Member[], shares: Map<Member, RecordedEvent[]>, msg: JsMsg, last: number): Promise<void> {
-    const moves = members.map((member) => ({ member, projection: member.projection, generation: member.generation, partitions: member.checkpointsToWrite(shares.get(member) ?? [], msg) }))
+    const moves = members.map((member) => {
+      const events = shares.get(member) ?? []
+      return { member, events, projection: member.projection, generation: member.generation, partitions: member.checkpointsToWrite(events, msg) }
+    })
     await this.deps.readModels.advanceAll(moves, msg.seq)
-    await Promise.all(moves.map(({ member, partitions }) => this.advanced(member, partitions, shares.get(member) ?? [], msg, last)))
+    await Promise.all(moves.map(({ member, partitions, events }) => this.advanced(member, partitions, events, msg, last)))
   }
 
   /** What follows a member's checkpoint write: its idle partitions, a stop passed, the callbacks. */
