@@ -1,5 +1,6 @@
 /** What a child process of the bench (a mats process, a BullMQ worker) says about itself when asked. */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
+import { getHeapSpaceStatistics } from 'node:v8'
 
 export interface ProcessStats {
   /** Microseconds of CPU (user + system) since the process started. */
@@ -11,6 +12,14 @@ export interface ProcessStats {
   /** Memory outside V8's heap owned by JS objects (Buffers among it: `arrayBuffersBytes`). */
   readonly externalBytes: number
   readonly arrayBuffersBytes: number
+  /**
+   * Of the heap held: V8's young generation (its semi-spaces, where objects are born; V8 grows
+   * and shrinks them with the allocation rate), the young objects too large for them, and the
+   * old generation.
+   */
+  readonly youngHeldBytes: number
+  readonly youngLargeHeldBytes: number
+  readonly oldHeldBytes: number
   /** Event-loop delay since the last question, in ms. */
   readonly loopDelayP99Ms: number
   readonly loopDelayMaxMs: number
@@ -26,6 +35,10 @@ export function loopDelay(): IntervalHistogram {
 export function statsNow(delay: IntervalHistogram): ProcessStats {
   const cpu = process.cpuUsage()
   const memory = process.memoryUsage()
+  const held = (names: readonly string[]) =>
+    getHeapSpaceStatistics()
+      .filter((space) => names.includes(space.space_name))
+      .reduce((sum, space) => sum + space.space_size, 0)
   const stats = {
     cpuMicros: cpu.user + cpu.system,
     rssBytes: memory.rss,
@@ -33,6 +46,9 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
     heapTotalBytes: memory.heapTotal,
     externalBytes: memory.external,
     arrayBuffersBytes: memory.arrayBuffers,
+    youngHeldBytes: held(['new_space']),
+    youngLargeHeldBytes: held(['new_large_object_space']),
+    oldHeldBytes: held(['old_space', 'large_object_space']),
     loopDelayP99Ms: delay.percentile(99) / 1e6,
     loopDelayMaxMs: delay.max / 1e6,
   }

@@ -41,9 +41,9 @@ function groupByDoc(projection: Projection, events: readonly RecordedEvent[]): M
  * memory into one write per document, new documents go in unordered insertMany calls and
  * changed ones in unordered bulk replaces (chunked below what FerretDB can take). Each
  * write is a compare-and-set on `_seq`; a document another writer got to first is redone
- * on its own, which is idempotent. Documents it wrote are remembered (up to `cacheSize`),
- * so that the next event of a task needs no read: a projector is usually their only writer,
- * and when it is not, the compare-and-set notices.
+ * on its own, which is idempotent. Documents it wrote are remembered (up to `cacheSize`,
+ * and until an event settles them), so that the next event of a task needs no read: a
+ * projector is usually their only writer, and when it is not, the compare-and-set notices.
  */
 export class BatchApplier {
   private readonly cache = new Map<string, StoredDoc>()
@@ -76,11 +76,19 @@ export class BatchApplier {
       const doc = await applyToDocument(this.collection, this.projection, id, groups.get(id) ?? [])
       if (doc) this.remember(doc)
     }
+    this.forgetSettled(groups)
   }
 
   /** Forgets what it remembered: after an error, another writer may have moved anything. */
   forget(): void {
     this.cache.clear()
+  }
+
+  /** Documents whose last event settles them (`settledBy`) leave the cache: their next event, if any, reads them. */
+  private forgetSettled(groups: Map<string, RecordedEvent[]>): void {
+    const settledBy = this.projection.settledBy ?? []
+    if (settledBy.length === 0) return
+    for (const [id, group] of groups) if (settledBy.includes(group[group.length - 1]!.type)) this.cache.delete(id)
   }
 
   /** The documents to read: all but those the batch starts, which are inserted blind (a replay's duplicate insert is redone). */

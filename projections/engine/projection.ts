@@ -24,6 +24,12 @@ export interface Projection<Doc extends { _id: string } = { _id: string }, Event
    */
   readonly startedBy: readonly Event['type'][]
   /**
+   * Event types after which a document seldom changes again (a task's end): the engine stops
+   * keeping it in memory, so a projector holds the documents still in play, not the last
+   * thousands it wrote. A later event reads it back.
+   */
+  readonly settledBy?: readonly Event['type'][]
+  /**
    * True when a reader waits for this projection to reach a sequence (ProjectionProgress:
    * a list after a 201): its projectors announce each batch they applied. The others do not,
    * as no one listens (two core messages per batch each, ADR 0041).

@@ -59,6 +59,8 @@ export const tasksProjection = defineProjection<TaskDoc, Recorded<TaskEvent | Ta
   // Tasks are the hot path: the projector alone writes them, and reads fall back to the log (src/queries/read-task.ts).
   inline: false,
   startedBy: ['TaskCreated'],
+  // A re-run's TaskRerunCreated on an ended task is rare: it reads the document.
+  settledBy: ['TaskCompleted', 'TaskFailed'],
   // A TaskRerunCreated is keyed by the task re-run (category `reruns`): its document.
   docId: (event) => event.aggregateId,
   evolve(doc, event) {
