@@ -8,7 +8,8 @@
  * - SEQUENTIAL tasks one after another: POST sent → TaskStarted in the log, → TaskCompleted in
  *   the log (a core subscription of the bench sees each), and, for as many more, POST with
  *   waitSeconds → its answer saying `completed` (what a client that waits sees);
- * - a slot freed by a finished run refilled from a waiting queue: see refill.ts;
+ * - a slot freed by a finished run refilled from a waiting queue: see refill.ts; measured with
+ *   every role in one process and with the worker in its own;
  * - BURST tasks POSTed 10 at a time with no reads, until every consumer has settled: the mats
  *   process's CPU per task and nats-server's messages per task (its `/varz` counters, less
  *   what the idle service exchanges in as long), the bench's own subscription closed.
@@ -39,6 +40,9 @@ interface Round {
   waited: number
   refill: number
   refillStarted: number
+  /** The same with the worker in its own process. */
+  refillApart: number
+  refillApartStarted: number
   cpuMs: number
   messages: number
   inMsgs: number
@@ -134,13 +138,15 @@ export async function main(): Promise<void> {
   const rounds: Round[] = []
   try {
     const rig = await noopRig(stoppers)
-    const refilling = await refillRig(stoppers)
+    const refilling = await refillRig(stoppers, 'one')
+    const refillingApart = await refillRig(stoppers, 'apart')
     // Warm-up: the first tasks compile code paths and open connections.
     await sequential(rig, 'warm-up')
     for (let r = 1; r <= ROUNDS; r++) {
       const seq = await sequential(rig, `r${r}`)
       const wait = await waited(rig, `r${r}`)
       const refill = await measureRefill(refilling, `r${r}`)
+      const refillApart = await measureRefill(refillingApart, `r${r}`)
       const cost = await overhead(rig, `r${r}`, profileDir)
       const round: Round = {
         running: percentile(seq.running, 50),
@@ -148,6 +154,8 @@ export async function main(): Promise<void> {
         waited: percentile(wait, 50),
         refill: refill.firstCallP50,
         refillStarted: refill.startedP50,
+        refillApart: refillApart.firstCallP50,
+        refillApartStarted: refillApart.startedP50,
         cpuMs: cost.cpuMs,
         messages: cost.inMsgs + cost.outMsgs,
         inMsgs: cost.inMsgs,
@@ -155,7 +163,7 @@ export async function main(): Promise<void> {
       }
       rounds.push(round)
       say(
-        `  round ${r}: POST → running p50 ${round.running.toFixed(1)} ms (p99 ${percentile(seq.running, 99).toFixed(1)}), → completed p50 ${round.completed.toFixed(1)} ms (p99 ${percentile(seq.completed, 99).toFixed(1)}), POST waitSeconds → completed answer p50 ${round.waited.toFixed(1)} ms; refill: freed slot → next model call p50 ${round.refill.toFixed(1)} ms, → next TaskStarted p50 ${round.refillStarted.toFixed(1)} ms; per task: mats CPU ${round.cpuMs.toFixed(2)} ms, NATS messages ${round.messages.toFixed(1)} (${round.inMsgs.toFixed(1)} in, ${round.outMsgs.toFixed(1)} out)`,
+        `  round ${r}: POST → running p50 ${round.running.toFixed(1)} ms (p99 ${percentile(seq.running, 99).toFixed(1)}), → completed p50 ${round.completed.toFixed(1)} ms (p99 ${percentile(seq.completed, 99).toFixed(1)}), POST waitSeconds → completed answer p50 ${round.waited.toFixed(1)} ms; refill: freed slot → next model call p50 ${round.refill.toFixed(1)} ms, → next TaskStarted p50 ${round.refillStarted.toFixed(1)} ms (worker in its own process: ${round.refillApart.toFixed(1)} and ${round.refillApartStarted.toFixed(1)} ms); per task: mats CPU ${round.cpuMs.toFixed(2)} ms, NATS messages ${round.messages.toFixed(1)} (${round.inMsgs.toFixed(1)} in, ${round.outMsgs.toFixed(1)} out)`,
       )
     }
   } finally {
@@ -192,6 +200,15 @@ export async function main(): Promise<void> {
       col((r) => r.refillStarted),
       1,
     ).padEnd(26)}`,
+  )
+  say(
+    `  the same, the worker in its own process (ms)    ${show(
+      col((r) => r.refillApart),
+      1,
+    )} and ${show(
+      col((r) => r.refillApartStarted),
+      1,
+    )}`,
   )
   say(
     `  mats CPU per no-op task (ms)                    ${show(

@@ -37,7 +37,13 @@ function aGate(): RefillRig['gate'] {
   return { open, opened }
 }
 
-export async function refillRig(stoppers: Stoppers): Promise<RefillRig> {
+/**
+ * `one`: a single mats process with every role (as `npm start` runs it); `apart`: the worker in
+ * its own process (as a deployment that scales workers runs it), the api and projector in another.
+ */
+export type RefillLayout = 'one' | 'apart'
+
+export async function refillRig(stoppers: Stoppers, layout: RefillLayout): Promise<RefillRig> {
   const servers = stoppers.add(await capacityServers())
   const calls = new Map<string, Call>()
   const rig: { gate: RefillRig['gate'] } = { gate: aGate() }
@@ -49,12 +55,9 @@ export async function refillRig(stoppers: Stoppers): Promise<RefillRig> {
     call.answered = performance.now()
     return { text: '# Done\n\nThe plan.' }
   })
-  const mats = stoppers.add(
-    await startMatsProcess({
-      roles: ['api', 'worker', 'projector'],
-      env: { ...env, NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: '1' },
-    }),
-  )
+  const common = { ...env, NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: '1' }
+  const mats = stoppers.add(await startMatsProcess({ roles: layout === 'one' ? ['api', 'worker', 'projector'] : ['api', 'projector'], env: common }))
+  if (layout === 'apart') stoppers.add(await startMatsProcess({ roles: ['worker'], env: common }))
   const url = mats.url ?? ''
   const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
   if (!client) throw new Error('no client')
