@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { buildDist, distIsCurrent } from '../bin/dist.js'
-import { DEV_NODE_FLAGS } from '../bin/node-flags.js'
+import { DEV_NODE_FLAGS, PRODUCTION_NODE_FLAGS } from '../bin/node-flags.js'
 import { freePort } from '../src/infra/local/servers.js'
 import { benchServers } from './harness.js'
 import { show, spread } from './stats.js'
@@ -67,6 +67,9 @@ try {
   // What `npm start` runs: the same process with the young generation it gives a laptop (scripts/start.mjs).
   const laptop = await idleResidentMiB(env, DEV_NODE_FLAGS)
   console.log(`${'  the same as npm start runs it'.padEnd(34)} ${show(spread(laptop), 1)} MiB (${DEV_NODE_FLAGS.join(' ')}; goal ≤ 130)`)
+  // What the image runs: the young generation pinned at its working size (ADR 0066).
+  const production = await idleResidentMiB(env, PRODUCTION_NODE_FLAGS)
+  console.log(`${'  the same as the image runs it'.padEnd(34)} ${show(spread(production), 1)} MiB (${PRODUCTION_NODE_FLAGS.join(' ')})`)
 } finally {
   await servers.stop()
 }

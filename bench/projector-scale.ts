@@ -16,6 +16,7 @@ import { benchServers, benchService } from './harness.js'
 import { otherDatabase } from '../test/helpers/servers.js'
 import { seedTasks } from './seed.js'
 import { show, spread } from './stats.js'
+import { benchNodeFlags } from './node-flags.js'
 
 const STORED = Number(process.env.STORED ?? 20_000)
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
@@ -30,7 +31,7 @@ const mongo = await new MongoClient(servers.mongoUrl).connect()
 
 function projector(database: string): ChildProcess {
   const env = { ...process.env, NATS_URL: servers.natsUrl, MONGODB_URL: otherDatabase(servers, database), LOG_LEVEL: 'warn' }
-  return spawn(process.execPath, ['--max-semi-space-size=8', MATS, 'start', '--role', 'projector'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+  return spawn(process.execPath, [...benchNodeFlags(), MATS, 'start', '--role', 'projector'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
 }
 
 function stopped(child: ChildProcess): Promise<void> {

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis'
 import OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import { loopDelay, statsNow, type ProcessStats } from './child-stats.js'
+import { benchNodeFlags } from '../node-flags.js'
 
 const TOOLS: ChatCompletionTool[] = [
   {
@@ -27,7 +28,7 @@ export interface PeerWorker {
 
 export function startBullmqWorker(redisUrl: string, queue: string, concurrency: number, modelBaseUrl: string): Promise<PeerWorker> {
   const env = { ...process.env, PEER_REDIS_URL: redisUrl, PEER_QUEUE: queue, PEER_CONCURRENCY: String(concurrency), PEER_MODEL_URL: modelBaseUrl }
-  const child = fork(fileURLToPath(import.meta.url), ['--peer-worker'], { execArgv: ['--import', 'tsx'], env })
+  const child = fork(fileURLToPath(import.meta.url), ['--peer-worker'], { execArgv: [...benchNodeFlags(), '--import', 'tsx'], env })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const waiting: ((answer: unknown) => void)[] = []
   child.on('message', (answer) => waiting.shift()?.(answer))

@@ -35,10 +35,8 @@ export function loopDelay(): IntervalHistogram {
 export function statsNow(delay: IntervalHistogram): ProcessStats {
   const cpu = process.cpuUsage()
   const memory = process.memoryUsage()
-  const held = (names: readonly string[]) =>
-    getHeapSpaceStatistics()
-      .filter((space) => names.includes(space.space_name))
-      .reduce((sum, space) => sum + space.space_size, 0)
+  const spaces = getHeapSpaceStatistics()
+  const held = (names: readonly string[]) => spaces.filter((space) => names.includes(space.space_name)).reduce((sum, space) => sum + space.space_size, 0)
   const stats = {
     cpuMicros: cpu.user + cpu.system,
     rssBytes: memory.rss,

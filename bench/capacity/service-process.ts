@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { ROLES, startService, type Role } from '../../src/service.js'
-import { PRODUCTION_NODE_FLAGS } from '../../bin/node-flags.js'
+import { benchNodeFlags } from '../node-flags.js'
 import { loopDelay, statsNow, type ProcessStats } from './child-stats.js'
 
 export type { ProcessStats } from './child-stats.js'
@@ -39,9 +39,7 @@ export interface MatsProcessOptions {
 
 /** Starts a mats process and resolves once its roles have started. */
 export function startMatsProcess(options: MatsProcessOptions): Promise<MatsProcess> {
-  // The flags production runs with; BENCH_NODE_FLAGS (space-separated, may be empty) instead, for an A/B of V8's settings.
-  const nodeFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? PRODUCTION_NODE_FLAGS
-  const execArgv = [...nodeFlags, '--import', 'tsx']
+  const execArgv = [...benchNodeFlags(), '--import', 'tsx']
   // NATS requests get 5 s (default 800 ms): the bench shares a loaded machine, and a 503 would end its run.
   const defaults = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', NATS_TIMEOUT_MS: process.env.NATS_TIMEOUT_MS ?? '5000', PORT: '0' }
   const env = { ...process.env, ...defaults, ...options.env, BENCH_ROLES: options.roles.join(',') }

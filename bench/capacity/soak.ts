@@ -79,7 +79,7 @@ function printRole(samples: readonly Sample[], role: string): void {
   say(`  ${''.padEnd(9)} of it (MiB, first third → last): ${moved.join(', ')}`)
   say(`  ${''.padEnd(9)} by sixths of the run (MiB): RSS ${bySixth(samples, role, (s) => mib(s.rssBytes))}; heap held ${bySixth(samples, role, (s) => mib(s.heapTotalBytes))}`)
   say(
-    `  ${''.padEnd(9)} of the heap held, by sixths (MiB): young ${bySixth(samples, role, (s) => mib(s.youngHeldBytes))}; young and large ${bySixth(samples, role, (s) => mib(s.youngLargeHeldBytes))}; old ${bySixth(samples, role, (s) => mib(s.oldHeldBytes))}`,
+    `  ${''.padEnd(9)} of the heap held, by sixths (MiB): young ${bySixth(samples, role, (s) => mib(s.youngHeldBytes))}; young large objects ${bySixth(samples, role, (s) => mib(s.youngLargeHeldBytes))}; old ${bySixth(samples, role, (s) => mib(s.oldHeldBytes))}`,
   )
 }
 

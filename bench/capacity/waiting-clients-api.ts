@@ -13,6 +13,7 @@ import { writeHeapSnapshot } from 'node:v8'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { ROLES, type Role } from '../../src/service.js'
 import { benchService } from '../harness.js'
+import { benchNodeFlags } from '../node-flags.js'
 
 type Ask = { readonly ask: 'state'; readonly gc: boolean } | { readonly ask: 'snapshot'; readonly path: string }
 type Question = Ask & { readonly id: number }
@@ -53,7 +54,7 @@ export const epochMs = (): number => performance.timeOrigin + performance.now()
 /** Starts a mats process with `roles` and resolves once they run (its `url` is '' without the api role). */
 export function startApi(natsUrl: string, mongoUrl: string, env: Record<string, string>, roles: readonly Role[]): Promise<ApiProcess> {
   const child = fork(fileURLToPath(import.meta.url), ['--waiting-clients-api', natsUrl, mongoUrl, JSON.stringify(env), roles.join(',')], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: [...benchNodeFlags(), '--import', 'tsx', '--expose-gc'],
   })
   const projectedAt = new Map<string, number>()
   const pending = new Map<number, (message: Message) => void>()

@@ -6,6 +6,7 @@ import { startTracing } from '../../infra/tracing/tracing.js'
 import { ROLES, startService, type Role, type RunningService } from '../../service.js'
 import { addressInUse, cannotConnect } from '../hints.js'
 import { parse, UsageError } from '../io.js'
+import { UNPINNED_WARNING, youngGenerationPinned } from '../young-generation.js'
 
 export function rolesFrom(value: string | undefined): Set<Role> {
   const role = value ?? 'all'
@@ -18,6 +19,7 @@ export async function start(config: Config, args: string[]): Promise<void> {
   const { values } = parse(args, { role: { type: 'string' } })
   const roles = rolesFrom(values.role)
   const log = createLogger(config.LOG_LEVEL)
+  if (process.env.NODE_ENV === 'production' && !youngGenerationPinned()) log.warn(UNPINNED_WARNING)
   const tracing = await startTracing(process.env, log)
   const service = await startOrExplain(config, log.child({ role: values.role ?? 'all' }), roles)
   await untilSignal(service, log, config.SHUTDOWN_GRACE_MS, async () => tracing?.shutdown())
