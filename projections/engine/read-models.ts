@@ -164,8 +164,8 @@ export class ReadModels {
     const ops = moves.flatMap(({ projection, generation, partitions }) =>
       partitions.map((n) => ({ updateOne: { filter: { _id: partitionCheckpointId(projection, generation, n) }, update: { $max: { seq }, $set: { updatedAt } }, upsert: true } })),
     )
-    // Two projectors creating a partition's checkpoint at once: one insert loses; the chunk is sent again (`$max` makes that harmless), and finds it.
-    for (const chunk of chunks(ops, MAX_UPDATES_PER_BULK)) await upsertRacing(() => this.checkpoints.bulkWrite(chunk, { ordered: false }))
+    // Two projectors creating a partition's checkpoints at once: inserts lose; the chunk is sent again (`$max` makes that harmless) until it finds them.
+    for (const chunk of chunks(ops, MAX_UPDATES_PER_BULK)) await upsertRacing(() => this.checkpoints.bulkWrite(chunk, { ordered: false }), chunk.length)
   }
 
   /** Reserves a fresh generation number for a rebuild and empties its collection. */
