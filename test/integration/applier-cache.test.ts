@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { type CommandStartedEvent, MongoClient } from 'mongodb'
 import t, { type Test } from 'tap'
 import { BatchApplier } from '../../projections/engine/apply.js'
 import { collectionName } from '../../projections/engine/read-models.js'
@@ -8,13 +7,13 @@ import type { RecordedEvent } from '../../src/domain/message.js'
 import { TaskReruns } from '../../src/domain/tasks/reruns.js'
 import { Task, type TaskEvent } from '../../src/domain/tasks/task.js'
 import { endedTaskDrafts } from '../helpers/mothers.js'
+import { commandsSent, monitoredClient } from '../helpers/mongo-commands.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
 
 const servers = await startServers(t)
 const infra = await connectTestInfra(t, servers)
-const monitored = new MongoClient(servers.mongoUrl, { monitorCommands: true })
-t.teardown(() => monitored.close())
+const monitored = monitoredClient(t, servers.mongoUrl)
 const metadata = () => ({ correlationId: randomUUID(), causationId: null, keyId: null })
 
 /** A task's events as stored in the log: created, started, then completed (or failed); `upTo` keeps the first few. */
@@ -34,15 +33,7 @@ async function aRerunOf(task: RecordedEvent): Promise<{ events: RecordedEvent[];
 }
 
 /** The reads of the tasks collection sent from now to the end of the test. */
-function taskReads(t: Test): { count: number } {
-  const reads = { count: 0 }
-  const listener = (event: CommandStartedEvent) => {
-    if (event.commandName === 'find' && event.command.find === collectionName(tasksProjection, 1)) reads.count++
-  }
-  monitored.on('commandStarted', listener)
-  t.teardown(() => monitored.off('commandStarted', listener))
-  return reads
-}
+const taskReads = (t: Test) => commandsSent(t, monitored, (event) => (event.commandName === 'find' && event.command.find === collectionName(tasksProjection, 1) ? event : undefined))
 
 async function anApplier(t: Test): Promise<{ applier: BatchApplier; readModels: ReadModels }> {
   const readModels = new ReadModels(monitored.db(`applier_${randomUUID().slice(0, 8)}`), ALL_PROJECTIONS)
@@ -64,10 +55,10 @@ t.test('given a running task, a completed one and a failed one applied, when eac
     now: new Date(),
   })
   await applier.apply(finished)
-  t.equal(reads.count, 0, 'the running task it wrote is still held: its TaskCompleted needs no read')
+  t.equal(reads.length, 0, 'the running task it wrote is still held: its TaskCompleted needs no read')
 
   await applier.apply([...(await aRerunOf(completed[0]!)).events, ...(await aRerunOf(failed[0]!)).events])
-  t.equal(reads.count, 1, 'the completed and the failed task are no longer held: both are read back, in one read')
+  t.equal(reads.length, 1, 'the completed and the failed task are no longer held: both are read back, in one read')
 })
 
 t.test('given a batch where a task ends and is then re-run, when the re-run is applied again, then the document is still held: only a batch that ends on a settling event lets go', async (t) => {
@@ -80,7 +71,7 @@ t.test('given a batch where a task ends and is then re-run, when the re-run is a
 
   await applier.apply(rerun.events)
 
-  t.equal(reads.count, 0, 'no read')
+  t.equal(reads.length, 0, 'no read')
   t.match(await readModels.collection(tasksProjection).findOne({ _id: completed[0]?.aggregateId ?? '' }), {
     status: 'completed',
     reruns: [rerun.rerunTaskId],
@@ -97,7 +88,7 @@ t.test('given an ended task no longer held, when its history is applied again, t
 
   await applier.apply(ended)
 
-  t.equal(reads.count, 1, 'read back once')
+  t.equal(reads.length, 1, 'read back once')
   t.match(first, { status: 'completed', _seq: ended[2]?.seq }, 'ended, at its last event')
   t.same(await readModels.collection(tasksProjection).findOne({ _id: id }), first, 'the replay changed nothing')
 })

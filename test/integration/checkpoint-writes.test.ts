@@ -1,31 +1,24 @@
 import { randomUUID } from 'node:crypto'
-import { type CommandStartedEvent, type Db, MongoClient } from 'mongodb'
+import type { Db } from 'mongodb'
 import t, { type Test } from 'tap'
 import { MAX_UPDATES_PER_BULK } from '../../projections/engine/bulk-limits.js'
 import { ALL_PARTITIONS } from '../../projections/engine/partitions.js'
 import { byStream } from '../../projections/engine/streams.js'
 import { ALL_PROJECTIONS, PARTITIONS, ProjectionRunner, ReadModels } from '../../projections/index.js'
+import { commandsSent, monitoredClient } from '../helpers/mongo-commands.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
 import { aTaskThatIs } from '../helpers/task-histories.js'
 
 const servers = await startServers(t)
 const infra = await connectTestInfra(t, servers)
-const monitored = new MongoClient(servers.mongoUrl, { monitorCommands: true })
-t.teardown(() => monitored.close())
+const monitored = monitoredClient(t, servers.mongoUrl)
 const tasksStream = byStream(ALL_PROJECTIONS).get('MATS_TASKS') ?? []
 const everyPartition = tasksStream.map((projection) => ({ projection, generation: 1, partitions: ALL_PARTITIONS }))
 
 /** The update commands sent to the checkpoints' collection during the test, each with how many updates it carried. */
-function checkpointUpdates(t: Test): number[] {
-  const sizes: number[] = []
-  const listener = (event: CommandStartedEvent) => {
-    if (event.commandName === 'update' && event.command.update === 'projection_checkpoints') sizes.push((event.command.updates as unknown[]).length)
-  }
-  monitored.on('commandStarted', listener)
-  t.teardown(() => monitored.off('commandStarted', listener))
-  return sizes
-}
+const checkpointUpdates = (t: Test): number[] =>
+  commandsSent(t, monitored, (event) => (event.commandName === 'update' && event.command.update === 'projection_checkpoints' ? (event.command.updates as unknown[]).length : undefined))
 
 async function readModelsOf(t: Test, db: Db = monitored.db(`checkpoints_${randomUUID().slice(0, 8)}`)): Promise<ReadModels> {
   const readModels = new ReadModels(db, ALL_PROJECTIONS)
