@@ -6,7 +6,7 @@
  * more than its playbook keywords do. A subspecialty named word for word ("paid social")
  * earns a bonus. Ties keep catalogue order.
  */
-import type { Agent, AgentType, Subspecialty } from '../../../src/domain/agents/catalogue.js'
+import { AGENTS, type Agent, type AgentType, type Subspecialty } from '../../../src/domain/agents/catalogue.js'
 import { PLAYBOOKS, subspecialtyPlaybook } from './playbooks/index.js'
 import { type Term, wordsOf } from './text.js'
 
@@ -23,49 +23,61 @@ export interface SubspecialtyPick {
   readonly matched: readonly Term[]
 }
 
-/** Computed once per catalogue entry: the catalogue is static, and every run scores against it. */
-function once<K extends object, V>(compute: (key: K) => V): (key: K) => V {
-  const known = new WeakMap<K, V>()
+/** Computed once per key: the catalogue is static, and every run scores against it. */
+function once<K, V>(compute: (key: K) => V): (key: K) => V {
+  const known = new Map<K, V>()
   return (key) => {
-    if (!known.has(key)) known.set(key, compute(key))
-    return known.get(key) as V
+    let value = known.get(key)
+    if (value === undefined) {
+      value = compute(key)
+      known.set(key, value)
+    }
+    return value
   }
 }
 
 /** Words of the agent's own type and name, e.g. "paid" and "media" for the Paid Media Specialist. */
-const identityOf = once((agent: Agent) => new Set(wordsOf(`${agent.type.replace(/-/g, ' ')} ${agent.name}`)))
+const identityOfType = once((type: AgentType) => {
+  const agent = AGENTS.find((candidate) => candidate.type === type)
+  return new Set(wordsOf(`${type.replace(/-/g, ' ')} ${agent?.name ?? ''}`))
+})
+// By type, not by object: the supervisor scores a copy of itself without its delegation subspecialty.
+const identityOf = (agent: Agent): ReadonlySet<string> => identityOfType(agent.type)
 
-const agentKeywordsOf = once((agent: Agent) => new Set(wordsOf(PLAYBOOKS[agent.type].keywords.join(' '))))
+const agentKeywordsOf = once((type: AgentType) => new Set(wordsOf(PLAYBOOKS[type].keywords.join(' '))))
 
 interface Vocabulary {
   /** Words of the id, name and playbook keywords. */
   readonly strong: ReadonlySet<string>
   /** Words of the description. */
   readonly weak: ReadonlySet<string>
-  /** The multi-word id and name, as words. */
-  readonly phrases: readonly (readonly string[])[]
+  /** The multi-word id and name, as words, and as they read in a brief's text (space-delimited). */
+  readonly phrases: readonly { readonly words: readonly string[]; readonly text: string }[]
 }
 
-const vocabularies = new Map<string, Vocabulary>()
+/** Keyed by the catalogue's own subspecialty objects, which every copy of an agent shares. */
+const vocabularies = new WeakMap<Subspecialty, Vocabulary>()
 
 function vocabulary(type: AgentType, sub: Subspecialty): Vocabulary {
-  const key = `${type}/${sub.id}`
-  let known = vocabularies.get(key)
+  let known = vocabularies.get(sub)
   if (!known) {
     const keywords = subspecialtyPlaybook(type, sub.id)?.keywords ?? []
     known = {
       strong: new Set(wordsOf(`${sub.id.replace(/-/g, ' ')} ${sub.name} ${keywords.join(' ')}`)),
       weak: new Set(wordsOf(sub.description)),
-      phrases: [sub.id.replace(/-/g, ' '), sub.name].map(wordsOf).filter((words) => words.length > 1),
+      phrases: [sub.id.replace(/-/g, ' '), sub.name]
+        .map(wordsOf)
+        .filter((words) => words.length > 1)
+        .map((words) => ({ words, text: ` ${words.join(' ')} ` })),
     }
-    vocabularies.set(key, known)
+    vocabularies.set(sub, known)
   }
   return known
 }
 
 /** The words of a multi-word id or name of the subspecialty that the brief says word for word. */
 function phraseIn(type: AgentType, sub: Subspecialty, briefText: string): readonly string[] {
-  return vocabulary(type, sub).phrases.find((words) => briefText.includes(` ${words.join(' ')} `)) ?? []
+  return vocabulary(type, sub).phrases.find((phrase) => briefText.includes(phrase.text))?.words ?? []
 }
 
 function scoreSubspecialty(type: AgentType, sub: Subspecialty, brief: readonly Term[]): SubspecialtyPick {
@@ -124,7 +136,7 @@ export interface SpecialistPick {
 /** How strongly a brief calls for a specialist: agent-level words plus its two best subspecialties. */
 export function scoreSpecialist(agent: Agent, brief: readonly Term[]): SpecialistPick {
   const identity = identityOf(agent)
-  const keywords = agentKeywordsOf(agent)
+  const keywords = agentKeywordsOf(agent.type)
   const ranked = rankSubspecialties(agent, brief)
   const matched = new Set<Term>()
   let score = 0
