@@ -12,15 +12,19 @@
  *   every role in one process and with the worker in its own;
  * - BURST tasks POSTed 10 at a time with no reads, until every consumer has settled: the mats
  *   process's CPU per task and nats-server's messages per task (its `/varz` counters, less
- *   what the idle service exchanges in as long), the bench's own subscription closed.
+ *   what the idle service exchanges in as long), the bench's own subscription closed; and the
+ *   same burst on the JetStream floor (bench/jetstream-floor.ts) in the bench's process, the
+ *   baseline of both.
  * PROFILE=<dir> writes a V8 CPU profile of the mats process over each burst and prints where
- * its time went, by package and by function.
+ * its time went, by package and by function; with PROFILE_ALLOCATIONS=1 also what it allocated
+ * (a sampling heap profile that keeps collected objects), per task, by package and by function.
  */
 import { mkdtemp } from 'node:fs/promises'
 import { join } from 'node:path'
 import { percentile, show, spread } from '../stats.js'
 import { clients, postTask, type Client } from './accounts.js'
-import { summarizeProfiles } from './profile.js'
+import { jetStreamFloorBurst } from '../jetstream-floor.js'
+import { summarizeAllocations, summarizeProfiles } from './profile.js'
 import { measureRefill, refillRig } from './refill.js'
 import { capacityServers, natsCounters, Stoppers, type CapacityServers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
@@ -31,6 +35,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 200)
 const BURST = Number(process.env.BURST ?? 500)
 const IN_FLIGHT = 10
+/** The mats process's worker slots, and the floor's worker's. */
+const WORKER_CONCURRENCY = 4
 const IDLE_SAMPLE_MS = 3000
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -44,6 +50,9 @@ interface Round {
   refillApart: number
   refillApartStarted: number
   cpuMs: number
+  /** The JetStream floor's CPU per task (jetstream-floor.ts), in the bench's own process, same burst. */
+  floorCpuMs: number
+  floorMessages: number
   messages: number
   inMsgs: number
   outMsgs: number
@@ -58,7 +67,7 @@ interface NoopRig {
 
 async function noopRig(stoppers: Stoppers): Promise<NoopRig> {
   const servers = stoppers.add(await capacityServers())
-  const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: '4' }
+  const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
   const mats = stoppers.add(await startMatsProcess({ roles: ['api', 'worker', 'projector'], env }))
   const url = mats.url ?? ''
   const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
@@ -122,6 +131,21 @@ async function overhead(rig: NoopRig, label: string, profileDir: string | undefi
   }
 }
 
+/**
+ * The same burst on the JetStream floor (three events per task with mats' guarantees, a worker,
+ * an ordered reader; no HTTP, read model, budget, identity or agent), run in the bench's own
+ * process while the mats process idles: its CPU per task is what the messages alone cost here.
+ */
+async function floorCost(rig: NoopRig): Promise<{ cpuMs: number; messages: number }> {
+  await settled(rig.servers.monitorUrl)
+  const n0 = await natsCounters(rig.servers.monitorUrl)
+  const cpu0 = process.cpuUsage()
+  await jetStreamFloorBurst(rig.servers.natsUrl, BURST, IN_FLIGHT, WORKER_CONCURRENCY)
+  const cpu = process.cpuUsage(cpu0)
+  const n1 = await natsCounters(rig.servers.monitorUrl)
+  return { cpuMs: (cpu.user + cpu.system) / 1000 / BURST, messages: (n1.inMsgs - n0.inMsgs + n1.outMsgs - n0.outMsgs) / BURST }
+}
+
 async function sample(rig: NoopRig, during: () => Promise<void>): Promise<{ ms: number; cpuMicros: number; inMsgs: number; outMsgs: number }> {
   const [cpu0, n0] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
   const started = performance.now()
@@ -134,6 +158,7 @@ async function sample(rig: NoopRig, during: () => Promise<void>): Promise<{ ms: 
 export async function main(): Promise<void> {
   const profileDir = process.env.PROFILE ? await mkdtemp(join(process.env.PROFILE, 'mats-dispatch-')) : undefined
   say(`\ntarget 2 and 4: dispatch on an idle service and overhead per task; ${ROUNDS} interleaved rounds of ${SEQUENTIAL} sequential tasks, a refill queue, a burst of ${BURST}`)
+  const refillProfileDir = profileDir ? await mkdtemp(join(profileDir, 'refill-worker-')) : undefined
   const stoppers = new Stoppers()
   const rounds: Round[] = []
   try {
@@ -146,8 +171,9 @@ export async function main(): Promise<void> {
       const seq = await sequential(rig, `r${r}`)
       const wait = await waited(rig, `r${r}`)
       const refill = await measureRefill(refilling, `r${r}`)
-      const refillApart = await measureRefill(refillingApart, `r${r}`)
+      const refillApart = await measureRefill(refillingApart, `r${r}`, refillProfileDir)
       const cost = await overhead(rig, `r${r}`, profileDir)
+      const floor = await floorCost(rig)
       const round: Round = {
         running: percentile(seq.running, 50),
         completed: percentile(seq.completed, 50),
@@ -157,13 +183,15 @@ export async function main(): Promise<void> {
         refillApart: refillApart.firstCallP50,
         refillApartStarted: refillApart.startedP50,
         cpuMs: cost.cpuMs,
+        floorCpuMs: floor.cpuMs,
+        floorMessages: floor.messages,
         messages: cost.inMsgs + cost.outMsgs,
         inMsgs: cost.inMsgs,
         outMsgs: cost.outMsgs,
       }
       rounds.push(round)
       say(
-        `  round ${r}: POST → running p50 ${round.running.toFixed(1)} ms (p99 ${percentile(seq.running, 99).toFixed(1)}), → completed p50 ${round.completed.toFixed(1)} ms (p99 ${percentile(seq.completed, 99).toFixed(1)}), POST waitSeconds → completed answer p50 ${round.waited.toFixed(1)} ms; refill: freed slot → next model call p50 ${round.refill.toFixed(1)} ms, → next TaskStarted p50 ${round.refillStarted.toFixed(1)} ms (worker in its own process: ${round.refillApart.toFixed(1)} and ${round.refillApartStarted.toFixed(1)} ms); per task: mats CPU ${round.cpuMs.toFixed(2)} ms, NATS messages ${round.messages.toFixed(1)} (${round.inMsgs.toFixed(1)} in, ${round.outMsgs.toFixed(1)} out)`,
+        `  round ${r}: POST → running p50 ${round.running.toFixed(1)} ms (p99 ${percentile(seq.running, 99).toFixed(1)}), → completed p50 ${round.completed.toFixed(1)} ms (p99 ${percentile(seq.completed, 99).toFixed(1)}), POST waitSeconds → completed answer p50 ${round.waited.toFixed(1)} ms; refill: freed slot → next model call p50 ${round.refill.toFixed(1)} ms, → next TaskStarted p50 ${round.refillStarted.toFixed(1)} ms (worker in its own process: ${round.refillApart.toFixed(1)} and ${round.refillApartStarted.toFixed(1)} ms); per task: mats CPU ${round.cpuMs.toFixed(2)} ms (the JetStream floor ${round.floorCpuMs.toFixed(2)}), NATS messages ${round.messages.toFixed(1)} (${round.inMsgs.toFixed(1)} in, ${round.outMsgs.toFixed(1)} out; the floor ${round.floorMessages.toFixed(1)})`,
       )
     }
   } finally {
@@ -217,10 +245,25 @@ export async function main(): Promise<void> {
     ).padEnd(26)} ≤ 0.8`,
   )
   say(
+    `    the JetStream floor's, the same burst (ms)    ${show(
+      col((r) => r.floorCpuMs),
+      2,
+    ).padEnd(26)} mats / floor ${show(
+      col((r) => r.cpuMs / r.floorCpuMs),
+      1,
+    )}`,
+  )
+  say(
     `  NATS messages per task (in + out)               ${show(
       col((r) => r.messages),
       1,
     ).padEnd(26)} ≤ 20`,
+  )
+  say(
+    `    the JetStream floor's, the same burst         ${show(
+      col((r) => r.floorMessages),
+      1,
+    )}`,
   )
   say(
     `    received from clients / sent to clients       ${show(
@@ -231,5 +274,6 @@ export async function main(): Promise<void> {
       1,
     )}`,
   )
-  if (profileDir) for (const line of await summarizeProfiles(profileDir)) say(line)
+  if (profileDir) for (const line of [...(await summarizeProfiles(profileDir)), ...(await summarizeAllocations(profileDir, ROUNDS * BURST))]) say(line)
+  if (refillProfileDir) for (const line of await summarizeProfiles(refillProfileDir, 'the worker process (apart) over the refill queue')) say(line)
 }

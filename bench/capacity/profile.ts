@@ -31,7 +31,7 @@ export function placeOf(frame: ProfileNode['callFrame']): string {
 }
 
 /** Lines of `place  share %` for every profile in `dir`, biggest first, down to 1 %. */
-export async function summarizeProfiles(dir: string): Promise<string[]> {
+export async function summarizeProfiles(dir: string, whose = 'the mats process'): Promise<string[]> {
   const totals = new Map<string, number>()
   const functions = new Map<string, number>()
   let all = 0
@@ -49,7 +49,7 @@ export async function summarizeProfiles(dir: string): Promise<string[]> {
     })
   }
   const busy = all - (totals.get('(idle)') ?? 0)
-  const lines = [`\n  CPU profile of the mats process (${dir}): self time by place, share of the non-idle ${(busy / 1e6).toFixed(1)} s`]
+  const lines = [`\n  CPU profile of ${whose} (${dir}): self time by place, share of the non-idle ${(busy / 1e6).toFixed(1)} s`]
   for (const [place, micros] of [...totals].filter(([place]) => place !== '(idle)').sort((a, b) => b[1] - a[1])) {
     if (micros / busy < 0.01) break
     lines.push(`    ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${place}`)
@@ -57,5 +57,38 @@ export async function summarizeProfiles(dir: string): Promise<string[]> {
   lines.push('  the 15 functions with the most self time')
   const busiest = [...functions].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1])
   for (const [name, micros] of busiest.slice(0, 15)) lines.push(`    ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${name}`)
+  return lines
+}
+
+interface HeapNode {
+  readonly callFrame: ProfileNode['callFrame']
+  readonly selfSize: number
+  readonly children: readonly HeapNode[]
+}
+
+/**
+ * Lines of what a sampling heap profile (`.heapprofile`, collected objects included) allocated:
+ * bytes per task, then by place and by function, biggest first. What drives the GC's share.
+ */
+export async function summarizeAllocations(dir: string, tasks: number): Promise<string[]> {
+  const places = new Map<string, number>()
+  const functions = new Map<string, number>()
+  let all = 0
+  const visit = (node: HeapNode): void => {
+    const place = placeOf(node.callFrame)
+    const name = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`
+    places.set(place, (places.get(place) ?? 0) + node.selfSize)
+    functions.set(name, (functions.get(name) ?? 0) + node.selfSize)
+    all += node.selfSize
+    for (const child of node.children) visit(child)
+  }
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.heapprofile'))
+  for (const file of files) visit((JSON.parse(await readFile(join(dir, file), 'utf8')) as { head: HeapNode }).head)
+  if (files.length === 0) return []
+  const lines = [`\n  allocations of the mats process (sampled): ${Math.round(all / 1024 / tasks)} KiB per task, by place`]
+  const share = (bytes: number) => `${((bytes / all) * 100).toFixed(1).padStart(5)} %`
+  for (const [place, bytes] of [...places].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`    ${share(bytes)}  ${place}`)
+  lines.push('  the 12 functions that allocated most')
+  for (const [name, bytes] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`    ${share(bytes)}  ${name}`)
   return lines
 }

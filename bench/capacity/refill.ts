@@ -10,7 +10,7 @@ import { percentile } from '../stats.js'
 import { clients, postTask, type Client } from './accounts.js'
 import { fakeModel } from './model-rig.js'
 import { capacityServers, type CapacityServers, type Stoppers } from './servers.js'
-import { startMatsProcess } from './service-process.js'
+import { startMatsProcess, type MatsProcess } from './service-process.js'
 import { TaskWatch } from './task-watch.js'
 
 const QUEUE = Number(process.env.QUEUE ?? 50)
@@ -26,6 +26,8 @@ export interface RefillRig {
   readonly url: string
   readonly client: Client
   readonly calls: Map<string, Call>
+  /** The process that runs the worker role (with `apart`, that role alone). */
+  readonly worker: MatsProcess
   gate: { open: () => void; opened: Promise<void> }
 }
 
@@ -57,22 +59,25 @@ export async function refillRig(stoppers: Stoppers, layout: RefillLayout): Promi
   })
   const common = { ...env, NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: '1' }
   const mats = stoppers.add(await startMatsProcess({ roles: layout === 'one' ? ['api', 'worker', 'projector'] : ['api', 'projector'], env: common }))
-  if (layout === 'apart') stoppers.add(await startMatsProcess({ roles: ['worker'], env: common }))
+  const worker = layout === 'apart' ? stoppers.add(await startMatsProcess({ roles: ['worker'], env: common })) : mats
   const url = mats.url ?? ''
   const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
   if (!client) throw new Error('no client')
-  return Object.assign(rig, { servers, url, client, calls })
+  return Object.assign(rig, { servers, url, client, calls, worker })
 }
 
-export async function measureRefill(rig: RefillRig, label: string): Promise<{ firstCallP50: number; startedP50: number }> {
+/** `profileDir`: a V8 CPU profile of the worker's process over the queue's runs is written there. */
+export async function measureRefill(rig: RefillRig, label: string, profileDir?: string): Promise<{ firstCallP50: number; startedP50: number }> {
   rig.gate = aGate()
   const watch = await TaskWatch.open(rig.servers.natsUrl)
   try {
     const briefs = Array.from({ length: QUEUE }, (_, i) => `Refill brief ${label}-${i}`)
     const ids: string[] = []
     for (const brief of briefs) ids.push((await postTask(rig.url, rig.client, brief)).id)
+    if (profileDir) await rig.worker.profileFrom()
     rig.gate.open()
     for (const id of ids) await watch.ended(id, 60_000)
+    if (profileDir) await rig.worker.profileTo(profileDir)
     const order = briefs.map((brief, i) => ({ call: rig.calls.get(brief), id: ids[i] ?? '' })).sort((a, b) => (a.call?.arrived ?? 0) - (b.call?.arrived ?? 0))
     const firstCall: number[] = []
     const started: number[] = []

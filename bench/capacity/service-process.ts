@@ -18,6 +18,8 @@ import { loopDelay, statsNow, type ProcessStats } from './child-stats.js'
 
 export type { ProcessStats } from './child-stats.js'
 
+/** PROFILE_ALLOCATIONS=1: with a CPU profile, V8's sampling heap profile of every allocation (collected ones too), for what drives GC. */
+const ALLOCATIONS = process.env.PROFILE_ALLOCATIONS === '1'
 type Question = 'stats' | 'stop' | 'profile-start' | 'profile-stop'
 type Answer = { readonly ready: string | null } | { readonly stats: ProcessStats } | { readonly failed: string } | { readonly done: true }
 
@@ -98,6 +100,9 @@ async function serve(): Promise<void> {
       void profiler
         .post('Profiler.enable')
         .then(() => profiler.post('Profiler.start'))
+        .then(() =>
+          ALLOCATIONS ? profiler.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }) : undefined,
+        )
         .then(() => process.send?.({ done: true } satisfies Answer))
       return
     }
@@ -105,6 +110,11 @@ async function serve(): Promise<void> {
       void profiler
         .post('Profiler.stop')
         .then(({ profile }) => writeFile(join(question.profileTo, `mats-${process.pid}-${Date.now()}.cpuprofile`), JSON.stringify(profile)))
+        .then(async () => {
+          if (!ALLOCATIONS) return
+          const { profile } = await profiler.post('HeapProfiler.stopSampling')
+          await writeFile(join(question.profileTo, `mats-${process.pid}-${Date.now()}.heapprofile`), JSON.stringify(profile))
+        })
         .then(() => {
           profiler.disconnect()
           process.send?.({ done: true } satisfies Answer)
