@@ -2,7 +2,7 @@ import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastif
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { isRecord } from '../domain/is-record.js'
-import { convertText } from '../infra/typebox/convert-text.js'
+import { convertsText, convertText } from '../infra/typebox/convert-text.js'
 
 /**
  * TypeBox validation for every route. Bodies are checked as sent: no coercion, so
@@ -12,9 +12,10 @@ import { convertText } from '../infra/typebox/convert-text.js'
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema)
+  const converts = httpPart !== 'body' && convertsText(schema)
   return (input: unknown) => {
     let value = input
-    if (httpPart !== 'body' && isRecord(input)) {
+    if (converts && isRecord(input)) {
       const converted = convertText(schema, input)
       if (converted.lossy.length > 0) return { error: converted.lossy.map(lossyError) }
       value = converted.value

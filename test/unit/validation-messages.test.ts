@@ -5,6 +5,7 @@ import { Compile } from 'typebox/compile'
 import { describeValidation } from '../../src/http/plugins/errors.js'
 import { HTTP_URL, NOT_BLANK } from '../../src/contract/common.js'
 import { validatorCompiler } from '../../src/http/validator.js'
+import { convertsText } from '../../src/infra/typebox/convert-text.js'
 
 const Body = Type.Object({ name: Type.String({ minLength: 1, maxLength: 120 }), size: Type.Optional(Type.Integer()) }, { additionalProperties: false })
 const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false })
@@ -113,4 +114,15 @@ t.test('a body is checked as sent: a numeric string is not an integer', async (t
   t.notOk('value' in outcome)
   t.equal(describeValidation(errorList(outcome), 'body'), 'body.size: must be integer')
   t.same(validate(Body, 'body', { name: 'x', size: 5 }), { value: { name: 'x', size: 5 } })
+})
+
+t.test('headers whose fields are all text are checked as sent, and the same object is kept', async (t) => {
+  const Headers = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 8 })) })
+  t.notOk(convertsText(Headers), 'nothing to convert')
+  t.ok(convertsText(Query), 'an integer field converts')
+  t.ok(convertsText(Type.Object({ status: Type.Union([Type.Literal('a'), Type.Literal('b')]) })), 'a union converts, to be safe')
+  const headers = { 'idempotency-key': '007', accept: '*/*' }
+  const outcome = validate(Headers, 'headers', headers)
+  t.equal(outcome.value, headers, 'not copied by a conversion')
+  t.match(describeValidation(errorList(validate(Headers, 'headers', { 'idempotency-key': '123456789' })), 'headers'), /^headers\.idempotency-key: /)
 })

@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox'
+import { type TSchema, Type } from 'typebox'
 import { Value } from 'typebox/value'
 
 export interface LossyConversion {
@@ -22,4 +22,13 @@ export function convertText(schema: TSchema, raw: Record<string, unknown>): { va
     }
   }
   return { value, lossy }
+}
+
+/**
+ * Whether converting text to `schema` can change anything. Not for an object whose
+ * properties are all text (most header schemas): every request would otherwise pay for
+ * walking its headers (measured: 2.5 % of an api process's CPU per POST /v1/tasks).
+ */
+export function convertsText(schema: TSchema): boolean {
+  return !Type.IsObject(schema) || !Object.values(schema.properties).every((property) => Type.IsString(property))
 }
