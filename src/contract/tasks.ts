@@ -87,12 +87,14 @@ export const TaskResponse = Type.Object({ task: Task }, { title: 'TaskResponse' 
 /** How far GET /v1/tasks counts the matches of a filter that no stored count answers (ADR 0043). */
 export const TASK_TOTAL_BOUND = 1000
 
+// No toLocaleString in a description: formatting for a locale loads ICU's tables into every
+// process at start, 7 to 8 MiB of idle RSS (bench:footprint, 2026-11-27).
 export const TaskPagination = Type.Object(
   {
     ...Pagination.properties,
     total: Type.Integer({
       minimum: 0,
-      description: `How many tasks match: exact when \`totalExact\`, else at least this many (${TASK_TOTAL_BOUND.toLocaleString('en-US')}; a filter with no stored count is counted that far and no further)`,
+      description: `How many tasks match: exact when \`totalExact\`, else at least this many (${TASK_TOTAL_BOUND}; a filter with no stored count is counted that far and no further)`,
     }),
     totalExact: Type.Boolean({ description: 'False when `total` is a lower bound' }),
     nextCursor: Nullable(Type.String({ description: 'Send as `cursor` for the next page; null on the last page' })),

@@ -1572,7 +1572,7 @@ export interface components {
         TaskPagination: {
             page: number;
             limit: number;
-            /** @description How many tasks match: exact when `totalExact`, else at least this many (1,000; a filter with no stored count is counted that far and no further) */
+            /** @description How many tasks match: exact when `totalExact`, else at least this many (1000; a filter with no stored count is counted that far and no further) */
             total: number;
             totalPages: number;
             /** @description False when `total` is a lower bound */
