@@ -14,7 +14,7 @@
  *   process's CPU per task and nats-server's messages per task (its `/varz` counters, less
  *   what the idle service exchanges in as long), the bench's own subscription closed; and the
  *   same burst on the JetStream floor (bench/jetstream-floor.ts) in the bench's process, the
- *   baseline of both.
+ *   baseline of both; and with each role in its own process (roles-apart.ts), each one's CPU.
  * PROFILE=<dir> writes a V8 CPU profile of the mats process over each burst and prints where
  * its time went, by package and by function; with PROFILE_ALLOCATIONS=1 also what it allocated
  * (a sampling heap profile that keeps collected objects), per task, by package and by function.
@@ -22,13 +22,12 @@
 import { mkdtemp } from 'node:fs/promises'
 import { join } from 'node:path'
 import { percentile, show, spread } from '../stats.js'
-import { clients, postTask, type Client } from './accounts.js'
-import { jetStreamFloorBurst } from '../jetstream-floor.js'
+import { postTask } from './accounts.js'
+import { floorCost, noopRig, overhead, postBurst, type NoopRig } from './overhead.js'
 import { summarizeAllocations, summarizeProfiles } from './profile.js'
-import { measureRefill, refillRig } from './refill.js'
-import { capacityServers, natsCounters, Stoppers, type CapacityServers } from './servers.js'
-import { startMatsProcess, type MatsProcess } from './service-process.js'
-import { settled } from './settle.js'
+import { measureRolesApart, rolesApartRig, type CpuByRole } from './roles-apart.js'
+import { measureRefill, type RefillLayout, refillRig } from './refill.js'
+import { Stoppers } from './servers.js'
 import { TaskWatch } from './task-watch.js'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
@@ -37,7 +36,8 @@ const BURST = Number(process.env.BURST ?? 500)
 const IN_FLIGHT = 10
 /** The mats process's worker slots, and the floor's worker's. */
 const WORKER_CONCURRENCY = 4
-const IDLE_SAMPLE_MS = 3000
+/** Offline agents at 0 ms (a no-op task), rate limits off. */
+const NOOP_ENV = { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
 interface Round {
@@ -53,26 +53,11 @@ interface Round {
   /** The JetStream floor's CPU per task (jetstream-floor.ts), in the bench's own process, same burst. */
   floorCpuMs: number
   floorMessages: number
+  /** The same burst with each role in its own process: CPU ms per task of each. */
+  apart: CpuByRole
   messages: number
   inMsgs: number
   outMsgs: number
-}
-
-interface NoopRig {
-  readonly servers: CapacityServers
-  readonly mats: MatsProcess
-  readonly url: string
-  readonly client: Client
-}
-
-async function noopRig(stoppers: Stoppers): Promise<NoopRig> {
-  const servers = stoppers.add(await capacityServers())
-  const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
-  const mats = stoppers.add(await startMatsProcess({ roles: ['api', 'worker', 'projector'], env }))
-  const url = mats.url ?? ''
-  const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
-  if (!client) throw new Error('no client')
-  return { servers, mats, url, client }
 }
 
 /** POST → TaskStarted and → TaskCompleted in the log, one task at a time. */
@@ -108,52 +93,38 @@ async function waited(rig: NoopRig, label: string): Promise<number[]> {
   return latencies
 }
 
-/** CPU of the mats process and NATS messages per task over a burst without reads, less the idle service's own. */
-async function overhead(rig: NoopRig, label: string, profileDir: string | undefined): Promise<{ cpuMs: number; inMsgs: number; outMsgs: number }> {
-  await settled(rig.servers.monitorUrl)
-  const idle = await sample(rig, async () => new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS)))
-  if (profileDir) await rig.mats.profileFrom()
-  const busy = await sample(rig, async () => {
-    let next = 0
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        for (let i = next++; i < BURST; i = next++) await postTask(rig.url, rig.client, `Overhead brief ${label}-${i}: plan the launch posts`)
-      }),
-    )
-    await settled(rig.servers.monitorUrl)
-  })
-  if (profileDir) await rig.mats.profileTo(profileDir)
-  const idleShare = busy.ms / idle.ms
-  return {
-    cpuMs: (busy.cpuMicros - idle.cpuMicros * idleShare) / 1000 / BURST,
-    inMsgs: (busy.inMsgs - idle.inMsgs * idleShare) / BURST,
-    outMsgs: (busy.outMsgs - idle.outMsgs * idleShare) / BURST,
+/**
+ * A rig of its own (servers and mats processes) for one measurement, stopped after it: left
+ * idle beside the others, its processes made every other round's CPU per task 35-50 % higher
+ * (measured 2026-11-27). Each is warmed up first, as the one-process rig is.
+ */
+async function withRig<Rig, T>(start: (stoppers: Stoppers) => Promise<Rig>, measure: (rig: Rig) => Promise<T>): Promise<T> {
+  const stoppers = new Stoppers()
+  try {
+    return await measure(await start(stoppers))
+  } finally {
+    await stoppers.stopAll()
   }
 }
 
-/**
- * The same burst on the JetStream floor (three events per task with mats' guarantees, a worker,
- * an ordered reader; no HTTP, read model, budget, identity or agent), run in the bench's own
- * process while the mats process idles: its CPU per task is what the messages alone cost here.
- */
-async function floorCost(rig: NoopRig): Promise<{ cpuMs: number; messages: number }> {
-  await settled(rig.servers.monitorUrl)
-  const n0 = await natsCounters(rig.servers.monitorUrl)
-  const cpu0 = process.cpuUsage()
-  await jetStreamFloorBurst(rig.servers.natsUrl, BURST, IN_FLIGHT, WORKER_CONCURRENCY)
-  const cpu = process.cpuUsage(cpu0)
-  const n1 = await natsCounters(rig.servers.monitorUrl)
-  return { cpuMs: (cpu.user + cpu.system) / 1000 / BURST, messages: (n1.inMsgs - n0.inMsgs + n1.outMsgs - n0.outMsgs) / BURST }
-}
+const refillOnce = (layout: RefillLayout, label: string, profileDir?: string) =>
+  withRig(
+    (stoppers) => refillRig(stoppers, layout),
+    async (rig) => {
+      await measureRefill(rig, `${label}-warm-up`)
+      return measureRefill(rig, label, profileDir)
+    },
+  )
 
-async function sample(rig: NoopRig, during: () => Promise<void>): Promise<{ ms: number; cpuMicros: number; inMsgs: number; outMsgs: number }> {
-  const [cpu0, n0] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
-  const started = performance.now()
-  await during()
-  const ms = performance.now() - started
-  const [cpu1, n1] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
-  return { ms, cpuMicros: cpu1.cpuMicros - cpu0.cpuMicros, inMsgs: n1.inMsgs - n0.inMsgs, outMsgs: n1.outMsgs - n0.outMsgs }
-}
+/** Warmed up by twice the burst: a process's CPU per task still falls over its first thousand tasks or so (V8 optimizing as it goes). */
+const rolesApartOnce = (label: string) =>
+  withRig(
+    (stoppers) => rolesApartRig(stoppers, NOOP_ENV),
+    async (rig) => {
+      await measureRolesApart(rig, `${label}-warm-up`, 2 * BURST, IN_FLIGHT)
+      return measureRolesApart(rig, label, BURST, IN_FLIGHT)
+    },
+  )
 
 export async function main(): Promise<void> {
   const profileDir = process.env.PROFILE ? await mkdtemp(join(process.env.PROFILE, 'mats-dispatch-')) : undefined
@@ -162,18 +133,20 @@ export async function main(): Promise<void> {
   const stoppers = new Stoppers()
   const rounds: Round[] = []
   try {
-    const rig = await noopRig(stoppers)
-    const refilling = await refillRig(stoppers, 'one')
-    const refillingApart = await refillRig(stoppers, 'apart')
-    // Warm-up: the first tasks compile code paths and open connections.
+    const rig = await noopRig(stoppers, NOOP_ENV)
+    // Warm-up: the first tasks compile code paths and open connections; a process's CPU per
+    // task still falls over its first thousand or so (V8 optimizing as it goes).
     await sequential(rig, 'warm-up')
+    await postBurst(rig, 'Warm-up brief', { tasks: 2 * BURST, inFlight: IN_FLIGHT })
     for (let r = 1; r <= ROUNDS; r++) {
       const seq = await sequential(rig, `r${r}`)
       const wait = await waited(rig, `r${r}`)
-      const refill = await measureRefill(refilling, `r${r}`)
-      const refillApart = await measureRefill(refillingApart, `r${r}`, refillProfileDir)
-      const cost = await overhead(rig, `r${r}`, profileDir)
-      const floor = await floorCost(rig)
+      const refill = await refillOnce('one', `r${r}`)
+      const refillApart = await refillOnce('apart', `r${r}`, refillProfileDir)
+      const burst = { tasks: BURST, inFlight: IN_FLIGHT, workerConcurrency: WORKER_CONCURRENCY }
+      const cost = await overhead(rig, `r${r}`, burst, profileDir)
+      const floor = await floorCost(rig, burst)
+      const apart = await rolesApartOnce(`r${r}`)
       const round: Round = {
         running: percentile(seq.running, 50),
         completed: percentile(seq.completed, 50),
@@ -185,13 +158,14 @@ export async function main(): Promise<void> {
         cpuMs: cost.cpuMs,
         floorCpuMs: floor.cpuMs,
         floorMessages: floor.messages,
+        apart,
         messages: cost.inMsgs + cost.outMsgs,
         inMsgs: cost.inMsgs,
         outMsgs: cost.outMsgs,
       }
       rounds.push(round)
       say(
-        `  round ${r}: POST → running p50 ${round.running.toFixed(1)} ms (p99 ${percentile(seq.running, 99).toFixed(1)}), → completed p50 ${round.completed.toFixed(1)} ms (p99 ${percentile(seq.completed, 99).toFixed(1)}), POST waitSeconds → completed answer p50 ${round.waited.toFixed(1)} ms; refill: freed slot → next model call p50 ${round.refill.toFixed(1)} ms, → next TaskStarted p50 ${round.refillStarted.toFixed(1)} ms (worker in its own process: ${round.refillApart.toFixed(1)} and ${round.refillApartStarted.toFixed(1)} ms); per task: mats CPU ${round.cpuMs.toFixed(2)} ms (the JetStream floor ${round.floorCpuMs.toFixed(2)}), NATS messages ${round.messages.toFixed(1)} (${round.inMsgs.toFixed(1)} in, ${round.outMsgs.toFixed(1)} out; the floor ${round.floorMessages.toFixed(1)})`,
+        `  round ${r}: POST → running p50 ${round.running.toFixed(1)} ms (p99 ${percentile(seq.running, 99).toFixed(1)}), → completed p50 ${round.completed.toFixed(1)} ms (p99 ${percentile(seq.completed, 99).toFixed(1)}), POST waitSeconds → completed answer p50 ${round.waited.toFixed(1)} ms; refill: freed slot → next model call p50 ${round.refill.toFixed(1)} ms, → next TaskStarted p50 ${round.refillStarted.toFixed(1)} ms (worker in its own process: ${round.refillApart.toFixed(1)} and ${round.refillApartStarted.toFixed(1)} ms); per task: mats CPU ${round.cpuMs.toFixed(2)} ms (the JetStream floor ${round.floorCpuMs.toFixed(2)}; roles apart: api ${round.apart.api.toFixed(2)}, worker ${round.apart.worker.toFixed(2)}, projector ${round.apart.projector.toFixed(2)}), NATS messages ${round.messages.toFixed(1)} (${round.inMsgs.toFixed(1)} in, ${round.outMsgs.toFixed(1)} out; the floor ${round.floorMessages.toFixed(1)})`,
       )
     }
   } finally {
@@ -251,6 +225,18 @@ export async function main(): Promise<void> {
     ).padEnd(26)} mats / floor ${show(
       col((r) => r.cpuMs / r.floorCpuMs),
       1,
+    )}`,
+  )
+  say(
+    `    each role in its own process: api / worker / projector (ms) ${show(
+      col((r) => r.apart.api),
+      2,
+    )} / ${show(
+      col((r) => r.apart.worker),
+      2,
+    )} / ${show(
+      col((r) => r.apart.projector),
+      2,
     )}`,
   )
   say(
