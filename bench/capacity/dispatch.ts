@@ -21,11 +21,12 @@
  */
 import { mkdtemp } from 'node:fs/promises'
 import { join } from 'node:path'
-import { percentile, show, spread } from '../stats.js'
+import { percentile } from '../stats.js'
+import { type Round, roundLine, summaryLines } from './dispatch-report.js'
 import { postTask } from './accounts.js'
 import { floorCost, noopRig, overhead, postBurst, type NoopRig } from './overhead.js'
 import { summarizeAllocations, summarizeProfiles } from './profile.js'
-import { measureRolesApart, rolesApartRig, type CpuByRole } from './roles-apart.js'
+import { measureRolesApart, rolesApartRig } from './roles-apart.js'
 import { measureRefill, type RefillLayout, refillRig } from './refill.js'
 import { Stoppers } from './servers.js'
 import { TaskWatch } from './task-watch.js'
@@ -38,27 +39,9 @@ const IN_FLIGHT = 10
 const WORKER_CONCURRENCY = 4
 /** Offline agents at 0 ms (a no-op task), rate limits off. */
 const NOOP_ENV = { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
+/** A process's CPU per task still falls over its first thousand tasks or so (V8 optimizing as it goes): a rig is warmed by this many first. */
+const WARM_UP_TASKS = Math.max(1000, 2 * BURST)
 const say = (line: string) => process.stdout.write(`${line}\n`)
-
-interface Round {
-  running: number
-  completed: number
-  waited: number
-  refill: number
-  refillStarted: number
-  /** The same with the worker in its own process. */
-  refillApart: number
-  refillApartStarted: number
-  cpuMs: number
-  /** The JetStream floor's CPU per task (jetstream-floor.ts), in the bench's own process, same burst. */
-  floorCpuMs: number
-  floorMessages: number
-  /** The same burst with each role in its own process: CPU ms per task of each. */
-  apart: CpuByRole
-  messages: number
-  inMsgs: number
-  outMsgs: number
-}
 
 /** POST → TaskStarted and → TaskCompleted in the log, one task at a time. */
 async function sequential(rig: NoopRig, label: string): Promise<{ running: number[]; completed: number[] }> {
@@ -116,12 +99,11 @@ const refillOnce = (layout: RefillLayout, label: string, profileDir?: string) =>
     },
   )
 
-/** Warmed up by twice the burst: a process's CPU per task still falls over its first thousand tasks or so (V8 optimizing as it goes). */
 const rolesApartOnce = (label: string) =>
   withRig(
     (stoppers) => rolesApartRig(stoppers, NOOP_ENV),
     async (rig) => {
-      await measureRolesApart(rig, `${label}-warm-up`, 2 * BURST, IN_FLIGHT)
+      await measureRolesApart(rig, `${label}-warm-up`, WARM_UP_TASKS, IN_FLIGHT)
       return measureRolesApart(rig, label, BURST, IN_FLIGHT)
     },
   )
@@ -134,10 +116,10 @@ export async function main(): Promise<void> {
   const rounds: Round[] = []
   try {
     const rig = await noopRig(stoppers, NOOP_ENV)
-    // Warm-up: the first tasks compile code paths and open connections; a process's CPU per
-    // task still falls over its first thousand or so (V8 optimizing as it goes).
+    // Warm-up: the first tasks compile code paths and open connections; then the burst's paths, and the floor's.
     await sequential(rig, 'warm-up')
-    await postBurst(rig, 'Warm-up brief', { tasks: 2 * BURST, inFlight: IN_FLIGHT })
+    await postBurst(rig, 'Warm-up brief', { tasks: WARM_UP_TASKS, inFlight: IN_FLIGHT })
+    await floorCost(rig, { tasks: BURST, inFlight: IN_FLIGHT, workerConcurrency: WORKER_CONCURRENCY })
     for (let r = 1; r <= ROUNDS; r++) {
       const seq = await sequential(rig, `r${r}`)
       const wait = await waited(rig, `r${r}`)
@@ -149,7 +131,9 @@ export async function main(): Promise<void> {
       const apart = await rolesApartOnce(`r${r}`)
       const round: Round = {
         running: percentile(seq.running, 50),
+        runningP99: percentile(seq.running, 99),
         completed: percentile(seq.completed, 50),
+        completedP99: percentile(seq.completed, 99),
         waited: percentile(wait, 50),
         refill: refill.firstCallP50,
         refillStarted: refill.startedP50,
@@ -164,102 +148,12 @@ export async function main(): Promise<void> {
         outMsgs: cost.outMsgs,
       }
       rounds.push(round)
-      say(
-        `  round ${r}: POST → running p50 ${round.running.toFixed(1)} ms (p99 ${percentile(seq.running, 99).toFixed(1)}), → completed p50 ${round.completed.toFixed(1)} ms (p99 ${percentile(seq.completed, 99).toFixed(1)}), POST waitSeconds → completed answer p50 ${round.waited.toFixed(1)} ms; refill: freed slot → next model call p50 ${round.refill.toFixed(1)} ms, → next TaskStarted p50 ${round.refillStarted.toFixed(1)} ms (worker in its own process: ${round.refillApart.toFixed(1)} and ${round.refillApartStarted.toFixed(1)} ms); per task: mats CPU ${round.cpuMs.toFixed(2)} ms (the JetStream floor ${round.floorCpuMs.toFixed(2)}; roles apart: api ${round.apart.api.toFixed(2)}, worker ${round.apart.worker.toFixed(2)}, projector ${round.apart.projector.toFixed(2)}), NATS messages ${round.messages.toFixed(1)} (${round.inMsgs.toFixed(1)} in, ${round.outMsgs.toFixed(1)} out; the floor ${round.floorMessages.toFixed(1)})`,
-      )
+      say(roundLine(r, round))
     }
   } finally {
     await stoppers.stopAll()
   }
-  const col = (pick: (r: Round) => number) => spread(rounds.map(pick))
-  say('\n  figure                                         median (range of rounds)   goal')
-  say(
-    `  POST → TaskStarted in the log, p50 (ms)         ${show(
-      col((r) => r.running),
-      1,
-    ).padEnd(26)} ≤ 10`,
-  )
-  say(
-    `  POST → TaskCompleted in the log, p50 (ms)       ${show(
-      col((r) => r.completed),
-      1,
-    ).padEnd(26)} ≤ 25`,
-  )
-  say(
-    `  POST waitSeconds → answer completed, p50 (ms)   ${show(
-      col((r) => r.waited),
-      1,
-    ).padEnd(26)}`,
-  )
-  say(
-    `  freed slot → next run's first model call (ms)   ${show(
-      col((r) => r.refill),
-      1,
-    ).padEnd(26)} ≤ 5`,
-  )
-  say(
-    `  freed slot → next TaskStarted in the log (ms)   ${show(
-      col((r) => r.refillStarted),
-      1,
-    ).padEnd(26)}`,
-  )
-  say(
-    `  the same, the worker in its own process (ms)    ${show(
-      col((r) => r.refillApart),
-      1,
-    )} and ${show(
-      col((r) => r.refillApartStarted),
-      1,
-    )}`,
-  )
-  say(
-    `  mats CPU per no-op task (ms)                    ${show(
-      col((r) => r.cpuMs),
-      2,
-    ).padEnd(26)} ≤ 0.8`,
-  )
-  say(
-    `    the JetStream floor's, the same burst (ms)    ${show(
-      col((r) => r.floorCpuMs),
-      2,
-    ).padEnd(26)} mats / floor ${show(
-      col((r) => r.cpuMs / r.floorCpuMs),
-      1,
-    )}`,
-  )
-  say(
-    `    each role in its own process: api / worker / projector (ms) ${show(
-      col((r) => r.apart.api),
-      2,
-    )} / ${show(
-      col((r) => r.apart.worker),
-      2,
-    )} / ${show(
-      col((r) => r.apart.projector),
-      2,
-    )}`,
-  )
-  say(
-    `  NATS messages per task (in + out)               ${show(
-      col((r) => r.messages),
-      1,
-    ).padEnd(26)} ≤ 20`,
-  )
-  say(
-    `    the JetStream floor's, the same burst         ${show(
-      col((r) => r.floorMessages),
-      1,
-    )}`,
-  )
-  say(
-    `    received from clients / sent to clients       ${show(
-      col((r) => r.inMsgs),
-      1,
-    )} / ${show(
-      col((r) => r.outMsgs),
-      1,
-    )}`,
-  )
+  for (const line of summaryLines(rounds)) say(line)
   if (profileDir) for (const line of [...(await summarizeProfiles(profileDir)), ...(await summarizeAllocations(profileDir, ROUNDS * BURST))]) say(line)
   if (refillProfileDir) for (const line of await summarizeProfiles(refillProfileDir, 'the worker process (apart) over the refill queue')) say(line)
 }

@@ -48,41 +48,51 @@ export async function postBurst(rig: Pick<NoopRig, 'servers' | 'url' | 'client'>
   await settled(rig.servers.monitorUrl)
 }
 
+/**
+ * How much each counter grew over `during`, less what it grows idle in as long (sampled first,
+ * for IDLE_SAMPLE_MS, once the servers have settled): what `during` itself cost.
+ */
+export async function beyondIdle(monitorUrl: string, read: () => Promise<number[]>, during: () => Promise<void>): Promise<number[]> {
+  const over = async (what: () => Promise<void>) => {
+    const before = await read()
+    const started = performance.now()
+    await what()
+    const ms = performance.now() - started
+    return { ms, grew: (await read()).map((value, i) => value - (before[i] ?? 0)) }
+  }
+  await settled(monitorUrl)
+  const idle = await over(() => new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS)))
+  const busy = await over(during)
+  return busy.grew.map((grew, i) => grew - (idle.grew[i] ?? 0) * (busy.ms / idle.ms))
+}
+
 /** CPU of the mats process and NATS messages per task over a burst without reads, less the idle service's own. */
 export async function overhead(rig: NoopRig, label: string, burst: Burst, profileDir: string | undefined): Promise<{ cpuMs: number; inMsgs: number; outMsgs: number }> {
-  await settled(rig.servers.monitorUrl)
-  const idle = await sample(rig, async () => new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS)))
-  if (profileDir) await rig.mats.profileFrom()
-  const busy = await sample(rig, () => postBurst(rig, `Overhead brief ${label}`, burst))
-  if (profileDir) await rig.mats.profileTo(profileDir)
-  const idleShare = busy.ms / idle.ms
-  return {
-    cpuMs: (busy.cpuMicros - idle.cpuMicros * idleShare) / 1000 / burst.tasks,
-    inMsgs: (busy.inMsgs - idle.inMsgs * idleShare) / burst.tasks,
-    outMsgs: (busy.outMsgs - idle.outMsgs * idleShare) / burst.tasks,
+  const read = async () => {
+    const [stats, counters] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
+    return [stats.cpuMicros, counters.inMsgs, counters.outMsgs]
   }
+  const [cpuMicros = 0, inMsgs = 0, outMsgs = 0] = await beyondIdle(rig.servers.monitorUrl, read, async () => {
+    if (profileDir) await rig.mats.profileFrom()
+    await postBurst(rig, `Overhead brief ${label}`, burst)
+    if (profileDir) await rig.mats.profileTo(profileDir)
+  })
+  return { cpuMs: cpuMicros / 1000 / burst.tasks, inMsgs: inMsgs / burst.tasks, outMsgs: outMsgs / burst.tasks }
 }
 
 /**
  * The same burst on the JetStream floor (three events per task with mats' guarantees, a worker,
  * an ordered reader; no HTTP, read model, budget, identity or agent), run in the bench's own
  * process while the mats process idles: its CPU per task is what the messages alone cost here.
+ * Its set-up (a stream and two consumers, made and deleted) is counted: a few milliseconds.
  */
 export async function floorCost(rig: NoopRig, burst: Burst): Promise<{ cpuMs: number; messages: number }> {
-  await settled(rig.servers.monitorUrl)
-  const n0 = await natsCounters(rig.servers.monitorUrl)
-  const cpu0 = process.cpuUsage()
-  await jetStreamFloorBurst(rig.servers.natsUrl, burst.tasks, burst.inFlight, burst.workerConcurrency)
-  const cpu = process.cpuUsage(cpu0)
-  const n1 = await natsCounters(rig.servers.monitorUrl)
-  return { cpuMs: (cpu.user + cpu.system) / 1000 / burst.tasks, messages: (n1.inMsgs - n0.inMsgs + n1.outMsgs - n0.outMsgs) / burst.tasks }
-}
-
-async function sample(rig: NoopRig, during: () => Promise<void>): Promise<{ ms: number; cpuMicros: number; inMsgs: number; outMsgs: number }> {
-  const [cpu0, n0] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
-  const started = performance.now()
-  await during()
-  const ms = performance.now() - started
-  const [cpu1, n1] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
-  return { ms, cpuMicros: cpu1.cpuMicros - cpu0.cpuMicros, inMsgs: n1.inMsgs - n0.inMsgs, outMsgs: n1.outMsgs - n0.outMsgs }
+  const read = async () => {
+    const cpu = process.cpuUsage()
+    const counters = await natsCounters(rig.servers.monitorUrl)
+    return [cpu.user + cpu.system, counters.inMsgs + counters.outMsgs]
+  }
+  const floor = () => jetStreamFloorBurst(rig.servers.natsUrl, burst.tasks, burst.inFlight, burst.workerConcurrency).then(() => undefined)
+  const [cpuMicros = 0, messages = 0] = await beyondIdle(rig.servers.monitorUrl, read, floor)
+  return { cpuMs: cpuMicros / 1000 / burst.tasks, messages: messages / burst.tasks }
 }

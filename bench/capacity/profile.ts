@@ -30,6 +30,11 @@ export function placeOf(frame: ProfileNode['callFrame']): string {
   return url
 }
 
+/** A function as the summaries name it: its name and the last two parts of its file's path. */
+function functionOf(frame: ProfileNode['callFrame']): string {
+  return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}`
+}
+
 /** Lines of `place  share %` for every profile in `dir`, biggest first, down to 1 %. */
 export async function summarizeProfiles(dir: string, whose = 'the mats process'): Promise<string[]> {
   const totals = new Map<string, number>()
@@ -38,7 +43,7 @@ export async function summarizeProfiles(dir: string, whose = 'the mats process')
   for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile
     const places = new Map(profile.nodes.map((node) => [node.id, placeOf(node.callFrame)]))
-    const names = new Map(profile.nodes.map((node) => [node.id, `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`]))
+    const names = new Map(profile.nodes.map((node) => [node.id, functionOf(node.callFrame)]))
     profile.samples.forEach((id, i) => {
       const place = places.get(id) ?? '?'
       const micros = profile.timeDeltas[i] ?? 0
@@ -76,7 +81,7 @@ export async function summarizeAllocations(dir: string, tasks: number): Promise<
   let all = 0
   const visit = (node: HeapNode): void => {
     const place = placeOf(node.callFrame)
-    const name = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}`
+    const name = functionOf(node.callFrame)
     places.set(place, (places.get(place) ?? 0) + node.selfSize)
     functions.set(name, (functions.get(name) ?? 0) + node.selfSize)
     all += node.selfSize

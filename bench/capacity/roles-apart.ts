@@ -4,14 +4,12 @@
  * spends idle in as long. What one process of a role sustains per core is its inverse.
  */
 import { clients, type Client } from './accounts.js'
-import { postBurst } from './overhead.js'
+import { beyondIdle, postBurst } from './overhead.js'
 import { capacityServers, type CapacityServers, type Stoppers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
-import { settled } from './settle.js'
 
 const ROLES = ['api', 'worker', 'projector'] as const
 type RoleApart = (typeof ROLES)[number]
-const IDLE_SAMPLE_MS = 3000
 
 export type CpuByRole = Record<RoleApart, number>
 
@@ -33,22 +31,10 @@ export async function rolesApartRig(stoppers: Stoppers, env: Record<string, stri
   return { servers, processes, url, client }
 }
 
-async function cpuOver(rig: RolesApartRig, during: () => Promise<void>): Promise<{ ms: number; micros: CpuByRole }> {
-  const stats = () => Promise.all(ROLES.map((role) => rig.processes[role].stats()))
-  const before = await stats()
-  const started = performance.now()
-  await during()
-  const ms = performance.now() - started
-  const after = await stats()
-  const micros = Object.fromEntries(ROLES.map((role, i) => [role, (after[i]?.cpuMicros ?? 0) - (before[i]?.cpuMicros ?? 0)])) as CpuByRole
-  return { ms, micros }
-}
-
 /** `burst` no-op tasks POSTed `inFlight` at a time until every consumer has settled: each role's CPU ms per task. */
 export async function measureRolesApart(rig: RolesApartRig, label: string, burst: number, inFlight: number): Promise<CpuByRole> {
-  await settled(rig.servers.monitorUrl)
-  const idle = await cpuOver(rig, () => new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS)))
-  const busy = await cpuOver(rig, () => postBurst(rig, `Apart brief ${label}`, { tasks: burst, inFlight }))
-  const perTask = (role: RoleApart) => (busy.micros[role] - idle.micros[role] * (busy.ms / idle.ms)) / 1000 / burst
-  return { api: perTask('api'), worker: perTask('worker'), projector: perTask('projector') }
+  const read = async () => (await Promise.all(ROLES.map((role) => rig.processes[role].stats()))).map((stats) => stats.cpuMicros)
+  const micros = await beyondIdle(rig.servers.monitorUrl, read, () => postBurst(rig, `Apart brief ${label}`, { tasks: burst, inFlight }))
+  const perTask = (i: number) => (micros[i] ?? 0) / 1000 / burst
+  return { api: perTask(0), worker: perTask(1), projector: perTask(2) }
 }

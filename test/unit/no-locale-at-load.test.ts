@@ -1,11 +1,12 @@
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 
 /**
- * Formatting or comparing for a locale makes V8 load ICU's tables out of the node binary: 7 to
- * 8 MiB of resident memory for the rest of the process's life. A schema description built
- * with `toLocaleString` when its module loaded cost every idle process that much (2026-11-27).
- * Given the locale-sensitive built-ins recording their callers, when every module `mats start`
- * loads is imported, then none of mats' own code called one.
+ * Formatting or comparing for a locale makes V8 load ICU's tables out of the node binary, for
+ * the rest of the process's life: a schema description built with `toLocaleString` when its
+ * module loaded cost every idle process some 8 MiB (bench:footprint, 2026-11-27). Given the
+ * locale-sensitive built-ins recording their callers, when every module `mats start` loads is
+ * imported, then no code of this repository called one.
  */
 const LOCALE_BUILT_INS: [object, string][] = [
   [Number.prototype, 'toLocaleString'],
@@ -18,14 +19,23 @@ const LOCALE_BUILT_INS: [object, string][] = [
   [Array.prototype, 'toLocaleString'],
 ]
 const INTL_CONSTRUCTORS = ['NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter'] as const
-const OURS = /\/(src|consumers|projections)\/[^:]+\.ts/
+const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url))
+const THIS_FILE = fileURLToPath(import.meta.url)
+
+/** The first frame of a stack in this repository's own code (not its dependencies, nor the recorders of this file), if any. */
+function ownFrame(stack: string): string | undefined {
+  return stack
+    .split('\n')
+    .slice(1)
+    .find((line) => line.includes(REPOSITORY) && !line.includes('/node_modules/') && !line.includes(THIS_FILE))
+}
 
 t.test('given locale-sensitive built-ins that record their callers, when every module mats start loads is imported, then none of ours called one', async (t) => {
   const calls: string[] = []
-  let recorded = 0
+  // Every frame: a call deep inside a dependency must still show the module of ours that made it.
+  Error.stackTraceLimit = Number.POSITIVE_INFINITY
   const record = (name: string) => {
-    recorded++
-    const ours = new Error().stack?.split('\n').find((line) => OURS.test(line))
+    const ours = ownFrame(new Error().stack ?? '')
     if (ours) calls.push(`${name} from ${ours.trim()}`)
   }
   for (const [target, method] of LOCALE_BUILT_INS) {
@@ -36,27 +46,28 @@ t.test('given locale-sensitive built-ins that record their callers, when every m
     })
   }
   for (const name of INTL_CONSTRUCTORS) {
-    const original = Intl[name] as unknown as new (...args: unknown[]) => object
-    Reflect.set(
-      Intl,
-      name,
-      new Proxy(original, {
-        construct(target, args) {
-          record(`Intl.${name}`)
-          return Reflect.construct(target, args)
-        },
-      }),
-    )
+    const handler: ProxyHandler<typeof Intl.NumberFormat> = {
+      construct(target, args, newTarget) {
+        record(`new Intl.${name}`)
+        return Reflect.construct(target, args, newTarget)
+      },
+      apply(target, self, args) {
+        record(`Intl.${name}`)
+        return Reflect.apply(target, self, args)
+      },
+    }
+    Reflect.set(Intl, name, new Proxy(Intl[name] as unknown as typeof Intl.NumberFormat, handler))
   }
 
-  // What a process imports to start every role: the service, the CLI that starts it, and the console it serves.
-  await import('../../src/service.js')
+  // What bin/mats.js loads before any command (src/cli/main.ts imports these), and `start`'s own.
+  await Promise.all([import('../../src/config.js'), import('../../src/cli/usage.js'), import('../../src/cli/suggest.js'), import('../../src/cli/io.js')])
   await import('../../src/cli/commands/start.js')
-  t.same(calls, [], 'no locale-sensitive call at load')
+  t.same(calls, [], 'no locale-sensitive call while the modules load')
 
-  const before = recorded
-  void (1000).toLocaleString('en-US')
-  void new Intl.NumberFormat('en-US')
-  t.equal(recorded - before, 2, 'the recorders see a call and a construction')
-  t.ok(OURS.test('    at file:///work/main/src/contract/tasks.ts:95:42'), 'a frame of ours is recognised')
+  // The recorders see a call and a construction made from a module of this repository.
+  const { formatLocally } = await import('../fixtures/locale-calls.js')
+  t.equal(formatLocally(), '1,000 1')
+  t.equal(calls.length, 2, 'both recorded')
+  t.match(calls[0] ?? '', /^toLocaleString from .*test\/fixtures\/locale-calls\.ts/)
+  t.match(calls[1] ?? '', /^Intl\.NumberFormat from .*test\/fixtures\/locale-calls\.ts/)
 })

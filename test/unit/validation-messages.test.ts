@@ -121,6 +121,8 @@ t.test('headers whose fields are all text are checked as sent, and the same obje
   t.notOk(convertsText(Headers), 'nothing to convert')
   t.ok(convertsText(Query), 'an integer field converts')
   t.ok(convertsText(Type.Object({ status: Type.Union([Type.Literal('a'), Type.Literal('b')]) })), 'a union converts, to be safe')
+  t.ok(convertsText(Type.Object({ key: Type.String() }, { additionalProperties: Type.Integer() })), 'other fields that are integers convert')
+  t.notOk(convertsText(Type.Object({ key: Type.String() }, { additionalProperties: false })), 'no other fields: nothing to convert')
   const headers = { 'idempotency-key': '007', accept: '*/*' }
   const outcome = validate(Headers, 'headers', headers)
   t.equal(outcome.value, headers, 'not copied by a conversion')

@@ -6,7 +6,7 @@
  * more than its playbook keywords do. A subspecialty named word for word ("paid social")
  * earns a bonus. Ties keep catalogue order.
  */
-import { AGENTS, type Agent, type AgentType, type Subspecialty } from '../../../src/domain/agents/catalogue.js'
+import type { Agent, AgentType, Subspecialty } from '../../../src/domain/agents/catalogue.js'
 import { PLAYBOOKS, subspecialtyPlaybook } from './playbooks/index.js'
 import { type Term, wordsOf } from './text.js'
 
@@ -37,12 +37,9 @@ function once<K, V>(compute: (key: K) => V): (key: K) => V {
 }
 
 /** Words of the agent's own type and name, e.g. "paid" and "media" for the Paid Media Specialist. */
-const identityOfType = once((type: AgentType) => {
-  const agent = AGENTS.find((candidate) => candidate.type === type)
-  return new Set(wordsOf(`${type.replace(/-/g, ' ')} ${agent?.name ?? ''}`))
-})
-// By type, not by object: the supervisor scores a copy of itself without its delegation subspecialty.
-const identityOf = (agent: Agent): ReadonlySet<string> => identityOfType(agent.type)
+const identityWords = once((typeAndName: string) => new Set(wordsOf(typeAndName)))
+// By type and name, not by object: the supervisor scores a copy of itself without its delegation subspecialty.
+const identityOf = (agent: Agent): ReadonlySet<string> => identityWords(`${agent.type.replace(/-/g, ' ')} ${agent.name}`)
 
 const agentKeywordsOf = once((type: AgentType) => new Set(wordsOf(PLAYBOOKS[type].keywords.join(' '))))
 
@@ -55,7 +52,10 @@ interface Vocabulary {
   readonly phrases: readonly { readonly words: readonly string[]; readonly text: string }[]
 }
 
-/** Keyed by the catalogue's own subspecialty objects, which every copy of an agent shares. */
+/**
+ * Keyed by the catalogue's own subspecialty objects, which every copy of an agent shares: each
+ * agent's are its own (catalogue.ts freezes a copy of each), so the object says the type too.
+ */
 const vocabularies = new WeakMap<Subspecialty, Vocabulary>()
 
 function vocabulary(type: AgentType, sub: Subspecialty): Vocabulary {
