@@ -31,6 +31,13 @@ export async function clients(natsUrl: string, mongoUrl: string, apiUrl: string,
   }
 }
 
+/** One account's client: the rigs that post as a single account. */
+export async function oneClient(servers: { readonly natsUrl: string; readonly mongoUrl: string }, apiUrl: string): Promise<Client> {
+  const [client] = await clients(servers.natsUrl, servers.mongoUrl, apiUrl, 1)
+  if (!client) throw new Error('no client')
+  return client
+}
+
 /** POST /v1/tasks; the created task's id. */
 export async function postTask(apiUrl: string, client: Client, instruction: string, extra: Record<string, unknown> = {}): Promise<{ id: string; status: string }> {
   const res = await fetch(`${apiUrl}/v1/tasks`, { method: 'POST', headers: client.headers, body: JSON.stringify({ sessionId: client.sessionId, instruction, ...extra }) })

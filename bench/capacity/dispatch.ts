@@ -24,7 +24,7 @@ import { join } from 'node:path'
 import { percentile } from '../stats.js'
 import { type Round, roundLine, summaryLines } from './dispatch-report.js'
 import { postTask } from './accounts.js'
-import { floorCost, noopRig, overhead, postBurst, type NoopRig } from './overhead.js'
+import { type Burst, floorCost, noopRig, overhead, postBurst, type NoopRig } from './overhead.js'
 import { summarizeAllocations, summarizeProfiles } from './profile.js'
 import { measureRolesApart, rolesApartRig } from './roles-apart.js'
 import { measureRefill, type RefillLayout, refillRig } from './refill.js'
@@ -39,6 +39,7 @@ const IN_FLIGHT = 10
 const WORKER_CONCURRENCY = 4
 /** Offline agents at 0 ms (a no-op task), rate limits off. */
 const NOOP_ENV = { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
+const THE_BURST: Burst = { tasks: BURST, inFlight: IN_FLIGHT, workerConcurrency: WORKER_CONCURRENCY }
 /** A process's CPU per task still falls over its first thousand tasks or so (V8 optimizing as it goes): a rig is warmed by this many first. */
 const WARM_UP_TASKS = Math.max(1000, 2 * BURST)
 const say = (line: string) => process.stdout.write(`${line}\n`)
@@ -119,15 +120,14 @@ export async function main(): Promise<void> {
     // Warm-up: the first tasks compile code paths and open connections; then the burst's paths, and the floor's.
     await sequential(rig, 'warm-up')
     await postBurst(rig, 'Warm-up brief', { tasks: WARM_UP_TASKS, inFlight: IN_FLIGHT })
-    await floorCost(rig, { tasks: BURST, inFlight: IN_FLIGHT, workerConcurrency: WORKER_CONCURRENCY })
+    await floorCost(rig, THE_BURST)
     for (let r = 1; r <= ROUNDS; r++) {
       const seq = await sequential(rig, `r${r}`)
       const wait = await waited(rig, `r${r}`)
       const refill = await refillOnce('one', `r${r}`)
       const refillApart = await refillOnce('apart', `r${r}`, refillProfileDir)
-      const burst = { tasks: BURST, inFlight: IN_FLIGHT, workerConcurrency: WORKER_CONCURRENCY }
-      const cost = await overhead(rig, `r${r}`, burst, profileDir)
-      const floor = await floorCost(rig, burst)
+      const cost = await overhead(rig, `r${r}`, THE_BURST, profileDir)
+      const floor = await floorCost(rig, THE_BURST)
       const apart = await rolesApartOnce(`r${r}`)
       const round: Round = {
         running: percentile(seq.running, 50),
@@ -143,7 +143,6 @@ export async function main(): Promise<void> {
         floorCpuMs: floor.cpuMs,
         floorMessages: floor.messages,
         apart,
-        messages: cost.inMsgs + cost.outMsgs,
         inMsgs: cost.inMsgs,
         outMsgs: cost.outMsgs,
       }

@@ -7,7 +7,7 @@
  *
  *   TARGETS=messages npm run bench:capacity      TRACED=20 IN_FLIGHT=1
  */
-import { clients, postTask } from './accounts.js'
+import { oneClient, postTask } from './accounts.js'
 import { capacityServers, Stoppers } from './servers.js'
 import { startMatsProcess } from './service-process.js'
 import { settled } from './settle.js'
@@ -71,8 +71,7 @@ export async function main(): Promise<void> {
     const servers = stoppers.add(await capacityServers({ trace }))
     const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false' }
     const mats = stoppers.add(await startMatsProcess({ roles: ['api', 'worker', 'projector'], env }))
-    const [client] = await clients(servers.natsUrl, servers.mongoUrl, mats.url ?? '', 1)
-    if (!client) throw new Error('no client')
+    const client = await oneClient(servers, mats.url ?? '')
     for (let i = 0; i < 5; i++) await postTask(mats.url ?? '', client, `Warm-up brief ${i}`)
     await settled(servers.monitorUrl)
     counts = idle

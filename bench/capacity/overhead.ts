@@ -5,7 +5,7 @@
  * the JetStream floor (bench/jetstream-floor.ts), the baseline of both.
  */
 import { jetStreamFloorBurst } from '../jetstream-floor.js'
-import { clients, postTask, type Client } from './accounts.js'
+import { oneClient, postTask, type Client } from './accounts.js'
 import { capacityServers, natsCounters, type CapacityServers, type Stoppers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
 import { settled } from './settle.js'
@@ -32,8 +32,7 @@ export async function noopRig(stoppers: Stoppers, noopEnv: Record<string, string
   const env = { NATS_URL: servers.natsUrl, MONGODB_URL: servers.mongoUrl, ...noopEnv }
   const mats = stoppers.add(await startMatsProcess({ roles: ['api', 'worker', 'projector'], env }))
   const url = mats.url ?? ''
-  const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
-  if (!client) throw new Error('no client')
+  const client = await oneClient(servers, url)
   return { servers, mats, url, client }
 }
 

@@ -35,34 +35,48 @@ function functionOf(frame: ProfileNode['callFrame']): string {
   return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}`
 }
 
+/** Amounts (CPU time, bytes) summed by where the code lives and by function. */
+class Tally {
+  readonly places = new Map<string, number>()
+  readonly functions = new Map<string, number>()
+  all = 0
+
+  add(frame: ProfileNode['callFrame'], amount: number): void {
+    const place = placeOf(frame)
+    const name = functionOf(frame)
+    this.places.set(place, (this.places.get(place) ?? 0) + amount)
+    this.functions.set(name, (this.functions.get(name) ?? 0) + amount)
+    this.all += amount
+  }
+}
+
+/** `share %  name` lines for the biggest entries of `amounts` (all but `skip`), at most `limit`, none under `floor` of `total`. */
+function shareLines(amounts: ReadonlyMap<string, number>, total: number, limit: number, floor = 0, skip = '(idle)'): string[] {
+  return [...amounts]
+    .filter(([name, amount]) => !name.startsWith(skip) && amount / total >= floor)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([name, amount]) => `    ${((amount / total) * 100).toFixed(1).padStart(5)} %  ${name}`)
+}
+
 /** Lines of `place  share %` for every profile in `dir`, biggest first, down to 1 %. */
 export async function summarizeProfiles(dir: string, whose = 'the mats process'): Promise<string[]> {
-  const totals = new Map<string, number>()
-  const functions = new Map<string, number>()
-  let all = 0
+  const tally = new Tally()
   for (const file of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile
-    const places = new Map(profile.nodes.map((node) => [node.id, placeOf(node.callFrame)]))
-    const names = new Map(profile.nodes.map((node) => [node.id, functionOf(node.callFrame)]))
+    const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]))
     profile.samples.forEach((id, i) => {
-      const place = places.get(id) ?? '?'
-      const micros = profile.timeDeltas[i] ?? 0
-      totals.set(place, (totals.get(place) ?? 0) + micros)
-      const name = names.get(id) ?? '?'
-      functions.set(name, (functions.get(name) ?? 0) + micros)
-      all += micros
+      const frame = frames.get(id)
+      if (frame) tally.add(frame, profile.timeDeltas[i] ?? 0)
     })
   }
-  const busy = all - (totals.get('(idle)') ?? 0)
-  const lines = [`\n  CPU profile of ${whose} (${dir}): self time by place, share of the non-idle ${(busy / 1e6).toFixed(1)} s`]
-  for (const [place, micros] of [...totals].filter(([place]) => place !== '(idle)').sort((a, b) => b[1] - a[1])) {
-    if (micros / busy < 0.01) break
-    lines.push(`    ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${place}`)
-  }
-  lines.push('  the 15 functions with the most self time')
-  const busiest = [...functions].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1])
-  for (const [name, micros] of busiest.slice(0, 15)) lines.push(`    ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${name}`)
-  return lines
+  const busy = tally.all - (tally.places.get('(idle)') ?? 0)
+  return [
+    `\n  CPU profile of ${whose} (${dir}): self time by place, share of the non-idle ${(busy / 1e6).toFixed(1)} s`,
+    ...shareLines(tally.places, busy, Number.POSITIVE_INFINITY, 0.01),
+    '  the 15 functions with the most self time',
+    ...shareLines(tally.functions, busy, 15),
+  ]
 }
 
 interface HeapNode {
@@ -76,24 +90,18 @@ interface HeapNode {
  * bytes per task, then by place and by function, biggest first. What drives the GC's share.
  */
 export async function summarizeAllocations(dir: string, tasks: number): Promise<string[]> {
-  const places = new Map<string, number>()
-  const functions = new Map<string, number>()
-  let all = 0
+  const tally = new Tally()
   const visit = (node: HeapNode): void => {
-    const place = placeOf(node.callFrame)
-    const name = functionOf(node.callFrame)
-    places.set(place, (places.get(place) ?? 0) + node.selfSize)
-    functions.set(name, (functions.get(name) ?? 0) + node.selfSize)
-    all += node.selfSize
+    tally.add(node.callFrame, node.selfSize)
     for (const child of node.children) visit(child)
   }
   const files = (await readdir(dir)).filter((f) => f.endsWith('.heapprofile'))
   for (const file of files) visit((JSON.parse(await readFile(join(dir, file), 'utf8')) as { head: HeapNode }).head)
   if (files.length === 0) return []
-  const lines = [`\n  allocations of the mats process (sampled): ${Math.round(all / 1024 / tasks)} KiB per task, by place`]
-  const share = (bytes: number) => `${((bytes / all) * 100).toFixed(1).padStart(5)} %`
-  for (const [place, bytes] of [...places].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`    ${share(bytes)}  ${place}`)
-  lines.push('  the 12 functions that allocated most')
-  for (const [name, bytes] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`    ${share(bytes)}  ${name}`)
-  return lines
+  return [
+    `\n  allocations of the mats process (sampled): ${Math.round(tally.all / 1024 / tasks)} KiB per task, by place`,
+    ...shareLines(tally.places, tally.all, 12),
+    '  the 12 functions that allocated most',
+    ...shareLines(tally.functions, tally.all, 12),
+  ]
 }

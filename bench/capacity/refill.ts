@@ -7,7 +7,7 @@
  * the prompt built and sent) and → this run's TaskStarted in the log.
  */
 import { percentile } from '../stats.js'
-import { clients, postTask, type Client } from './accounts.js'
+import { oneClient, postTask, type Client } from './accounts.js'
 import { fakeModel } from './model-rig.js'
 import { capacityServers, type CapacityServers, type Stoppers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
@@ -61,8 +61,7 @@ export async function refillRig(stoppers: Stoppers, layout: RefillLayout): Promi
   const mats = stoppers.add(await startMatsProcess({ roles: layout === 'one' ? ['api', 'worker', 'projector'] : ['api', 'projector'], env: common }))
   const worker = layout === 'apart' ? stoppers.add(await startMatsProcess({ roles: ['worker'], env: common })) : mats
   const url = mats.url ?? ''
-  const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
-  if (!client) throw new Error('no client')
+  const client = await oneClient(servers, url)
   return Object.assign(rig, { servers, url, client, calls, worker })
 }
 

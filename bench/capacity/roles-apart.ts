@@ -3,7 +3,7 @@
  * as a deployment that scales them runs it: each process's CPU per no-op task, less what it
  * spends idle in as long. What one process of a role sustains per core is its inverse.
  */
-import { clients, type Client } from './accounts.js'
+import { oneClient, type Client } from './accounts.js'
 import { beyondIdle, postBurst } from './overhead.js'
 import { capacityServers, type CapacityServers, type Stoppers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
@@ -26,8 +26,7 @@ export async function rolesApartRig(stoppers: Stoppers, env: Record<string, stri
   const started = await Promise.all(ROLES.map(async (role) => stoppers.add(await startMatsProcess({ roles: [role], env: common }))))
   const processes = Object.fromEntries(ROLES.map((role, i) => [role, started[i]])) as Record<RoleApart, MatsProcess>
   const url = processes.api.url ?? ''
-  const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
-  if (!client) throw new Error('no client')
+  const client = await oneClient(servers, url)
   return { servers, processes, url, client }
 }
 

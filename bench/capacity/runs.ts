@@ -17,7 +17,7 @@ import { Queue, QueueEvents } from 'bullmq'
 import { Redis } from 'ioredis'
 import { startRedis } from '../baselines.js'
 import { show, spread } from '../stats.js'
-import { clients, postTask } from './accounts.js'
+import { oneClient, postTask } from './accounts.js'
 import { agentRuns, CALL_MAX_MS, CALL_MIN_MS } from './agent-runs.js'
 import { startBullmqWorker } from './bullmq-worker.js'
 import { watchHeld, type Held } from './held-runs.js'
@@ -62,8 +62,7 @@ async function matsSide(workers: number, runs: number, concurrency: number, labe
     const procs = await Promise.all(
       Array.from({ length: workers }, async () => stoppers.add(await startMatsProcess({ roles: ['worker'], env: { ...common, WORKER_CONCURRENCY: String(concurrency) } }))),
     )
-    const [client] = await clients(servers.natsUrl, servers.mongoUrl, api.url ?? '', 1)
-    if (!client) throw new Error('no client')
+    const client = await oneClient(servers, api.url ?? '')
     const watch = await TaskWatch.open(servers.natsUrl)
     stoppers.add({ stop: () => watch.close() })
     const done = (async () => {

@@ -13,7 +13,7 @@
  * end, every task POSTed must have ended (0 lost) and none may still be waiting or running
  * SETTLE_S after the last POST (0 stuck).
  */
-import { clients, postTask } from './accounts.js'
+import { oneClient, postTask } from './accounts.js'
 import type { ProcessStats } from './child-stats.js'
 import { capacityServers, Stoppers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
@@ -95,8 +95,7 @@ export async function main(): Promise<void> {
       projector: stoppers.add(await startMatsProcess({ roles: ['projector'], env: common })),
     }
     const url = processes.api?.url ?? ''
-    const [client] = await clients(servers.natsUrl, servers.mongoUrl, url, 1)
-    if (!client) throw new Error('no client')
+    const client = await oneClient(servers, url)
     const watch = await TaskWatch.open(servers.natsUrl)
     stoppers.add({ stop: () => watch.close() })
     const samples: Sample[] = []

@@ -37,9 +37,9 @@ function once<K, V>(compute: (key: K) => V): (key: K) => V {
 }
 
 /** Words of the agent's own type and name, e.g. "paid" and "media" for the Paid Media Specialist. */
-const identityWords = once((typeAndName: string) => new Set(wordsOf(typeAndName)))
+const identityWords = once((typeAndName: string) => new Set(wordsOf(typeAndName.replace(/-/g, ' '))))
 // By type and name, not by object: the supervisor scores a copy of itself without its delegation subspecialty.
-const identityOf = (agent: Agent): ReadonlySet<string> => identityWords(`${agent.type.replace(/-/g, ' ')} ${agent.name}`)
+const identityOf = (agent: Agent): ReadonlySet<string> => identityWords(`${agent.type} ${agent.name}`)
 
 const agentKeywordsOf = once((type: AgentType) => new Set(wordsOf(PLAYBOOKS[type].keywords.join(' '))))
 
