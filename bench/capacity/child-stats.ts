@@ -1,10 +1,15 @@
 /** What a child process of the bench (a mats process, a BullMQ worker) says about itself when asked. */
+import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
 import { getHeapSpaceStatistics } from 'node:v8'
 
 export interface ProcessStats {
   /** Microseconds of CPU (user + system) since the process started. */
   readonly cpuMicros: number
+  /** Of it, in the kernel: system calls, every socket write among them. */
+  readonly systemCpuMicros: number
+  /** Write system calls since the process started (Linux's `/proc/self/io`; 0 where it cannot be read). */
+  readonly writeCalls: number
   readonly rssBytes: number
   readonly heapUsedBytes: number
   /** What V8 holds for its heap, used or not. */
@@ -39,6 +44,8 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
   const held = (names: readonly string[]) => spaces.filter((space) => names.includes(space.space_name)).reduce((sum, space) => sum + space.space_size, 0)
   const stats = {
     cpuMicros: cpu.user + cpu.system,
+    systemCpuMicros: cpu.system,
+    writeCalls: writeCallsNow(),
     rssBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
     heapTotalBytes: memory.heapTotal,
@@ -52,4 +59,12 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
   }
   delay.reset()
   return stats
+}
+
+function writeCallsNow(): number {
+  try {
+    return Number(/^syscw: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0)
+  } catch {
+    return 0
+  }
 }

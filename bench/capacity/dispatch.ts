@@ -140,6 +140,8 @@ export async function main(): Promise<void> {
         refillApart: refillApart.firstCallP50,
         refillApartStarted: refillApart.startedP50,
         cpuMs: cost.cpuMs,
+        systemMs: cost.systemMs,
+        writeCalls: cost.writeCalls,
         floorCpuMs: floor.cpuMs,
         floorMessages: floor.messages,
         apart,

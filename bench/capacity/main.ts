@@ -19,6 +19,7 @@ const TARGETS: Record<string, () => Promise<Target>> = {
   'waiting-clients': async () => (await import('./waiting-clients.js')).main,
   soak: async () => (await import('./soak.js')).main,
   messages: async () => (await import('./message-trace.js')).main,
+  parts: async () => (await import('./parts.js')).main,
 }
 const DEFAULT_TARGETS = ['dispatch', 'runs', 'fairness']
 

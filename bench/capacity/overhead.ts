@@ -65,18 +65,32 @@ export async function beyondIdle(monitorUrl: string, read: () => Promise<number[
   return busy.grew.map((grew, i) => grew - (idle.grew[i] ?? 0) * (busy.ms / idle.ms))
 }
 
+/** What one no-op task cost over a burst, less the idle service's own. */
+export interface TaskCost {
+  /** The mats process's CPU, ms. */
+  readonly cpuMs: number
+  /** Of it, in the kernel, ms. */
+  readonly systemMs: number
+  /** The mats process's write system calls (sockets: NATS, MongoDB, HTTP). */
+  readonly writeCalls: number
+  /** NATS messages, as nats-server counts them: received from clients, sent to them. */
+  readonly inMsgs: number
+  readonly outMsgs: number
+}
+
 /** CPU of the mats process and NATS messages per task over a burst without reads, less the idle service's own. */
-export async function overhead(rig: NoopRig, label: string, burst: Burst, profileDir: string | undefined): Promise<{ cpuMs: number; inMsgs: number; outMsgs: number }> {
+export async function overhead(rig: NoopRig, label: string, burst: Burst, profileDir: string | undefined): Promise<TaskCost> {
   const read = async () => {
     const [stats, counters] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
-    return [stats.cpuMicros, counters.inMsgs, counters.outMsgs]
+    return [stats.cpuMicros, stats.systemCpuMicros, stats.writeCalls, counters.inMsgs, counters.outMsgs]
   }
-  const [cpuMicros = 0, inMsgs = 0, outMsgs = 0] = await beyondIdle(rig.servers.monitorUrl, read, async () => {
+  const grew = await beyondIdle(rig.servers.monitorUrl, read, async () => {
     if (profileDir) await rig.mats.profileFrom()
     await postBurst(rig, `Overhead brief ${label}`, burst)
     if (profileDir) await rig.mats.profileTo(profileDir)
   })
-  return { cpuMs: cpuMicros / 1000 / burst.tasks, inMsgs: inMsgs / burst.tasks, outMsgs: outMsgs / burst.tasks }
+  const [cpuMicros = 0, systemMicros = 0, writeCalls = 0, inMsgs = 0, outMsgs = 0] = grew.map((value) => value / burst.tasks)
+  return { cpuMs: cpuMicros / 1000, systemMs: systemMicros / 1000, writeCalls, inMsgs, outMsgs }
 }
 
 /**
