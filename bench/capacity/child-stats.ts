@@ -8,7 +8,7 @@ export interface ProcessStats {
   readonly cpuMicros: number
   /** Of it, in the kernel: system calls, every socket write among them. */
   readonly systemCpuMicros: number
-  /** Write system calls since the process started (Linux's `/proc/self/io`; 0 where it cannot be read). */
+  /** write(2) calls since the process started, every file and socket (Linux's `/proc/self/io` `syscw`; NaN where it cannot be read). */
   readonly writeCalls: number
   readonly rssBytes: number
   readonly heapUsedBytes: number
@@ -63,8 +63,8 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
 
 function writeCallsNow(): number {
   try {
-    return Number(/^syscw: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0)
+    return Number(/^syscw: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? Number.NaN)
   } catch {
-    return 0
+    return Number.NaN
   }
 }

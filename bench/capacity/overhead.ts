@@ -71,7 +71,7 @@ export interface TaskCost {
   readonly cpuMs: number
   /** Of it, in the kernel, ms. */
   readonly systemMs: number
-  /** The mats process's write system calls (sockets: NATS, MongoDB, HTTP). */
+  /** The mats process's write(2) calls: its sockets (NATS, MongoDB, HTTP), and any pipe or file it writes. */
   readonly writeCalls: number
   /** NATS messages, as nats-server counts them: received from clients, sent to them. */
   readonly inMsgs: number

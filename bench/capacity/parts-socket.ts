@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
+import { cpuPerCall, nextTurn } from './parts-cpu.js'
 
 const FRAME = Buffer.alloc(200, 'x')
 /** A peer that reads and drops everything, in a process of its own (its CPU is not counted). */
@@ -11,18 +12,16 @@ const SINK = "require('node:net').createServer((s) => s.resume()).listen(0, '127
 export async function socketWriteCost(count: number): Promise<number> {
   const sink = spawn(process.execPath, ['-e', SINK], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
-    const [line] = (await once(sink.stdout, 'data')) as [Buffer]
+    const [line]: unknown[] = await once(sink.stdout, 'data')
     const socket = connect(Number(String(line).trim()), '127.0.0.1')
     await once(socket, 'connect')
     socket.setNoDelay(true)
-    const started = process.cpuUsage()
-    for (let i = 0; i < count; i++) {
+    const perWrite = await cpuPerCall(count, 1, () => {
       socket.write(FRAME)
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    const used = process.cpuUsage(started)
+      return nextTurn()
+    })
     socket.destroy()
-    return (used.user + used.system) / count
+    return perWrite
   } finally {
     sink.kill()
   }
