@@ -135,18 +135,11 @@ export async function main(): Promise<void> {
         completed: percentile(seq.completed, 50),
         completedP99: percentile(seq.completed, 99),
         waited: percentile(wait, 50),
-        refill: refill.firstCallP50,
-        refillStarted: refill.startedP50,
-        refillApart: refillApart.firstCallP50,
-        refillApartStarted: refillApart.startedP50,
-        cpuMs: cost.cpuMs,
-        systemMs: cost.systemMs,
-        writeCalls: cost.writeCalls,
-        floorCpuMs: floor.cpuMs,
-        floorMessages: floor.messages,
+        refill,
+        refillApart,
+        cost,
+        floor,
         apart,
-        inMsgs: cost.inMsgs,
-        outMsgs: cost.outMsgs,
       }
       rounds.push(round)
       say(roundLine(r, round))

@@ -4,8 +4,10 @@
  * (its `/varz` counters), less what the idle service spends in as long; and the same burst on
  * the JetStream floor (bench/jetstream-floor.ts), the baseline of both.
  */
+import { forEachAtMost } from '../../consumers/schedules/at-most.js'
 import { jetStreamFloorBurst } from '../jetstream-floor.js'
 import { oneClient, postTask, type Client } from './accounts.js'
+import { cpuMicrosSince } from './parts-cpu.js'
 import { capacityServers, natsCounters, type CapacityServers, type Stoppers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
 import { settled } from './settle.js'
@@ -38,11 +40,12 @@ export async function noopRig(stoppers: Stoppers, noopEnv: Record<string, string
 
 /** The burst's tasks POSTed `inFlight` at a time, then every consumer settled. */
 export async function postBurst(rig: Pick<NoopRig, 'servers' | 'url' | 'client'>, brief: string, burst: Pick<Burst, 'tasks' | 'inFlight'>): Promise<void> {
-  let next = 0
-  await Promise.all(
-    Array.from({ length: burst.inFlight }, async () => {
-      for (let i = next++; i < burst.tasks; i = next++) await postTask(rig.url, rig.client, `${brief}-${i}: plan the launch posts`)
-    }),
+  await forEachAtMost(
+    Array.from({ length: burst.tasks }, (_, i) => i),
+    burst.inFlight,
+    async (i) => {
+      await postTask(rig.url, rig.client, `${brief}-${i}: plan the launch posts`)
+    },
   )
   await settled(rig.servers.monitorUrl)
 }
@@ -99,11 +102,17 @@ export async function overhead(rig: NoopRig, label: string, burst: Burst, profil
  * process while the mats process idles: its CPU per task is what the messages alone cost here.
  * Its set-up (a stream and two consumers, made and deleted) is counted: a few milliseconds.
  */
-export async function floorCost(rig: NoopRig, burst: Burst): Promise<{ cpuMs: number; messages: number }> {
+export interface FloorCost {
+  /** The bench process's CPU per task, ms. */
+  readonly cpuMs: number
+  /** NATS messages per task, in and out. */
+  readonly messages: number
+}
+
+export async function floorCost(rig: NoopRig, burst: Burst): Promise<FloorCost> {
   const read = async () => {
-    const cpu = process.cpuUsage()
     const counters = await natsCounters(rig.servers.monitorUrl)
-    return [cpu.user + cpu.system, counters.inMsgs + counters.outMsgs]
+    return [cpuMicrosSince(), counters.inMsgs + counters.outMsgs]
   }
   const floor = () => jetStreamFloorBurst(rig.servers.natsUrl, burst.tasks, burst.inFlight, burst.workerConcurrency).then(() => undefined)
   const [cpuMicros = 0, messages = 0] = await beyondIdle(rig.servers.monitorUrl, read, floor)

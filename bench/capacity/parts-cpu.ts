@@ -1,8 +1,8 @@
 /** How the parts of a task are timed: this process's CPU over `count` calls, each on a turn of the event loop of its own, as in mats. */
 import { forEachAtMost } from '../../consumers/schedules/at-most.js'
 
-/** µs of CPU (user + system) since `started`. */
-export function cpuMicrosSince(started: NodeJS.CpuUsage): number {
+/** µs of this process's CPU (user + system) since `started`, or since it began. */
+export function cpuMicrosSince(started?: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(started)
   return used.user + used.system
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
 import { forEachAtMost } from '../../consumers/schedules/at-most.js'
 import { benchNodeFlags } from '../node-flags.js'
+import { cpuMicrosSince } from './parts-cpu.js'
 import { BURST_BRIEF } from './parts-task.js'
 
 const IN_FLIGHT = 8
@@ -75,10 +76,7 @@ async function serve(): Promise<void> {
   const app = Fastify({ logger: false })
   app.post('/v1/tasks', { schema: { body } }, async (_request, reply) => reply.code(201).header('location', `/v1/tasks/${answer.task.id}`).send(answer))
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  process.on('message', () => {
-    const used = process.cpuUsage()
-    process.send?.({ cpuMicros: used.user + used.system } satisfies Said)
-  })
+  process.on('message', () => process.send?.({ cpuMicros: cpuMicrosSince() } satisfies Said))
   process.send?.({ url } satisfies Said)
 }
 

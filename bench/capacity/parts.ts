@@ -21,6 +21,13 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const COUNT = Number(process.env.COUNT ?? 5000)
 const ROUND_TRIPS_IN_FLIGHT = 8
 
+/** A part of a task: how many a no-op task takes, and µs of CPU per call of it, measured once a round. */
+interface Part {
+  readonly name: string
+  readonly perTask: number
+  readonly measure: () => Promise<number>
+}
+
 /**
  * The parts, and how many of each a no-op task takes in one mats process, by nats-server's
  * trace of 500 tasks (docs/benchmarks.md, 2026-11-27 morning) and the code:
@@ -34,69 +41,58 @@ const ROUND_TRIPS_IN_FLIGHT = 8
  *   and at the finish (two);
  * - a socket write is within each round trip: shown, not added.
  */
-const PER_TASK = {
-  'socket write': 0,
-  'guarded append + ack': 3,
-  'KV create': 1,
-  'direct get (shared reads)': 1.3,
-  'publish, no answer': 1,
-  'delivery + ack (worker)': 1,
-  'ordered delivery': 5,
-  'read-model document (bulk of 7)': 1,
-  'POST, server side': 1,
-  'decode an event': 9,
-  'offline deliverable': 1,
+async function theParts(stoppers: Stoppers): Promise<Part[]> {
+  const servers = stoppers.add(await capacityServers())
+  const events = aNoOpTasksEvents()
+  const nats = await natsParts(servers.natsUrl, stoppers, events)
+  const bulkUpsert = await mongoBulkUpsert(servers.mongoUrl, stoppers)
+  const roundTrip = (part: (i: number) => Promise<unknown>) => () => cpuPerCall(COUNT, ROUND_TRIPS_IN_FLIGHT, part)
+  const computation = (part: (i: number) => unknown) => () =>
+    cpuPerCall(COUNT, 1, (i) => {
+      part(i)
+      return nextTurn()
+    })
+  return [
+    { name: 'socket write', perTask: 0, measure: () => socketWriteCost(COUNT) },
+    { name: 'guarded append + ack', perTask: 3, measure: roundTrip(nats.append) },
+    { name: 'KV create', perTask: 1, measure: roundTrip(nats.kvCreate) },
+    { name: 'direct get (shared reads)', perTask: 1.3, measure: roundTrip(nats.directGet) },
+    { name: 'publish, no answer', perTask: 1, measure: () => cpuPerCall(COUNT, 1, nats.publish) },
+    { name: 'delivery + ack (worker)', perTask: 1, measure: () => nats.deliveryAndAck(COUNT) },
+    { name: 'ordered delivery', perTask: 5, measure: () => nats.orderedDelivery(COUNT) },
+    { name: 'read-model document (bulk of 7)', perTask: 1, measure: () => bulkUpsert(COUNT) },
+    { name: 'POST, server side', perTask: 1, measure: () => httpPostCost(COUNT) },
+    { name: 'decode an event', perTask: 9, measure: computation((i) => decodeEvent(events[i % events.length]!)) },
+    { name: 'offline deliverable', perTask: 1, measure: computation((i) => deliverableFor(`${BURST_BRIEF} ${i}`)) },
+  ]
 }
-type Part = keyof typeof PER_TASK
 
 export async function main(): Promise<void> {
   process.stdout.write(`\nparts of a no-op task, each alone: µs of CPU per call, ${ROUNDS} interleaved rounds of ${COUNT} after one not counted\n`)
   const stoppers = new Stoppers()
-  const rounds: Record<Part, number>[] = []
+  const perCall = new Map<Part, number[]>()
   try {
-    const servers = stoppers.add(await capacityServers())
-    const events = aNoOpTasksEvents()
-    const nats = await natsParts(servers.natsUrl, stoppers, events)
-    const bulkUpsert = await mongoBulkUpsert(servers.mongoUrl, stoppers)
-    const decode = (i: number) => {
-      decodeEvent(events[i % events.length]!)
-      return nextTurn()
-    }
-    const deliverable = (i: number) => {
-      deliverableFor(`${BURST_BRIEF} ${i}`)
-      return nextTurn()
-    }
+    const parts = await theParts(stoppers)
     // Round 0 warms every path up and is not counted.
     for (let r = 0; r <= ROUNDS; r++) {
-      const round: Record<Part, number> = {
-        'socket write': await socketWriteCost(COUNT),
-        'guarded append + ack': await cpuPerCall(COUNT, ROUND_TRIPS_IN_FLIGHT, nats.append),
-        'KV create': await cpuPerCall(COUNT, ROUND_TRIPS_IN_FLIGHT, nats.kvCreate),
-        'direct get (shared reads)': await cpuPerCall(COUNT, ROUND_TRIPS_IN_FLIGHT, nats.directGet),
-        'publish, no answer': await cpuPerCall(COUNT, 1, nats.publish),
-        'delivery + ack (worker)': await nats.deliveryAndAck(COUNT),
-        'ordered delivery': await nats.orderedDelivery(COUNT),
-        'read-model document (bulk of 7)': await bulkUpsert(COUNT),
-        'POST, server side': await httpPostCost(COUNT),
-        'decode an event': await cpuPerCall(COUNT, 1, decode),
-        'offline deliverable': await cpuPerCall(COUNT, 1, deliverable),
+      for (const part of parts) {
+        const micros = await part.measure()
+        if (r > 0) perCall.set(part, [...(perCall.get(part) ?? []), micros])
       }
-      if (r > 0) rounds.push(round)
     }
   } finally {
     await stoppers.stopAll()
   }
-  for (const line of partsTable(rounds)) process.stdout.write(`${line}\n`)
+  for (const line of partsTable(perCall)) process.stdout.write(`${line}\n`)
 }
 
-function partsTable(rounds: readonly Record<Part, number>[]): string[] {
+function partsTable(perCall: ReadonlyMap<Part, readonly number[]>): string[] {
   const lines = ['', '  part                              µs per call, median (range)   per task   µs per task']
   let total = 0
-  for (const part of Object.keys(PER_TASK) as Part[]) {
-    const each = spread(rounds.map((round) => round[part]))
-    const times = PER_TASK[part]
-    total += each.median * times
-    lines.push(`  ${part.padEnd(33)} ${show(each, 1).padEnd(30)} ${(times === 0 ? '(within)' : String(times)).padEnd(10)} ${(each.median * times).toFixed(0)}`)
+  for (const [part, rounds] of perCall) {
+    const each = spread(rounds)
+    total += each.median * part.perTask
+    lines.push(`  ${part.name.padEnd(33)} ${show(each, 1).padEnd(30)} ${(part.perTask === 0 ? '(within)' : String(part.perTask)).padEnd(10)} ${(each.median * part.perTask).toFixed(0)}`)
   }
   lines.push(`  ${'the parts of one task, alone'.padEnd(33)} ${''.padEnd(30)} ${''.padEnd(10)} ${total.toFixed(0)} (the mats process's CPU per task: TARGETS=dispatch)`)
   return lines

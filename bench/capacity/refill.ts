@@ -65,8 +65,14 @@ export async function refillRig(stoppers: Stoppers, layout: RefillLayout): Promi
   return Object.assign(rig, { servers, url, client, calls, worker })
 }
 
+/** p50 ms from a freed slot to the next run's first model call, and to its TaskStarted in the log. */
+export interface RefillFigures {
+  readonly firstCallP50: number
+  readonly startedP50: number
+}
+
 /** `profileDir`: a V8 CPU profile of the worker's process over the queue's runs is written there. */
-export async function measureRefill(rig: RefillRig, label: string, profileDir?: string): Promise<{ firstCallP50: number; startedP50: number }> {
+export async function measureRefill(rig: RefillRig, label: string, profileDir?: string): Promise<RefillFigures> {
   rig.gate = aGate()
   const watch = await TaskWatch.open(rig.servers.natsUrl)
   try {
