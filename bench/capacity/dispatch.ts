@@ -14,7 +14,8 @@
  *   process's CPU per task and nats-server's messages per task (its `/varz` counters, less
  *   what the idle service exchanges in as long), the bench's own subscription closed; and the
  *   same burst on the JetStream floor (bench/jetstream-floor.ts) in the bench's process, the
- *   baseline of both; and with each role in its own process (roles-apart.ts), each one's CPU.
+ *   baseline of both; and with each role in its own process (roles-apart.ts), each one's CPU;
+ *   and the api and the worker each at work alone (roles-alone.ts), each one's CPU.
  * PROFILE=<dir> writes a V8 CPU profile of the mats process over each burst and prints where
  * its time went, by package and by function; with PROFILE_ALLOCATIONS=1 also what it allocated
  * (a sampling heap profile that keeps collected objects), per task, by package and by function.
@@ -26,6 +27,7 @@ import { type Round, roundLine, summaryLines } from './dispatch-report.js'
 import { postTask } from './accounts.js'
 import { type Burst, floorCost, noopRig, overhead, postBurst, type NoopRig } from './overhead.js'
 import { summarizeAllocations, summarizeProfiles } from './profile.js'
+import { measureRolesAlone } from './roles-alone.js'
 import { measureRolesApart, rolesApartRig } from './roles-apart.js'
 import { measureRefill, type RefillLayout, refillRig } from './refill.js'
 import { Stoppers } from './servers.js'
@@ -129,6 +131,7 @@ export async function main(): Promise<void> {
       const cost = await overhead(rig, `r${r}`, THE_BURST, profileDir)
       const floor = await floorCost(rig, THE_BURST)
       const apart = await rolesApartOnce(`r${r}`)
+      const alone = await measureRolesAlone(`r${r}`, { tasks: BURST, inFlight: IN_FLIGHT, warmUp: WARM_UP_TASKS }, NOOP_ENV)
       const round: Round = {
         running: percentile(seq.running, 50),
         runningP99: percentile(seq.running, 99),
@@ -140,6 +143,7 @@ export async function main(): Promise<void> {
         cost,
         floor,
         apart,
+        alone,
       }
       rounds.push(round)
       say(roundLine(r, round))
