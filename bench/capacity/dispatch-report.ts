@@ -21,7 +21,7 @@ export interface Round {
   floor: FloorCost
   /** The same burst with each role in its own process: CPU ms per task of each. */
   apart: CpuByRole
-  /** The api and the worker each at work with nothing else at work: CPU ms per task of each. */
+  /** The api alone, and the worker alone draining a backlog (roles-alone.ts): CPU ms per task of each. */
   alone: CpuAlone
 }
 
@@ -32,7 +32,7 @@ export function roundLine(r: number, round: Round): string {
     `  round ${r}: POST → running p50 ${ms(round.running)} ms (p99 ${ms(round.runningP99)}), → completed p50 ${ms(round.completed)} ms (p99 ${ms(round.completedP99)}), ` +
     `POST waitSeconds → completed answer p50 ${ms(round.waited)} ms; refill: freed slot → next model call p50 ${ms(round.refill.firstCallP50)} ms, → next TaskStarted p50 ${ms(round.refill.startedP50)} ms ` +
     `(worker in its own process: ${ms(round.refillApart.firstCallP50)} and ${ms(round.refillApart.startedP50)} ms); per task: mats CPU ${cpu(round.cost.cpuMs)} ms (${cpu(round.cost.systemMs)} in the kernel, ${round.cost.writeCalls.toFixed(1)} write calls; the JetStream floor ${cpu(round.floor.cpuMs)}; ` +
-    `roles apart: api ${cpu(round.apart.api)}, worker ${cpu(round.apart.worker)}, projector ${cpu(round.apart.projector)}; alone: api ${cpu(round.alone.api)}, worker ${cpu(round.alone.worker)}), ` +
+    `roles apart: api ${cpu(round.apart.api)}, worker ${cpu(round.apart.worker)}, projector ${cpu(round.apart.projector)}; alone: api ${cpu(round.alone.api)}, worker draining ${cpu(round.alone.worker)}), ` +
     `NATS messages ${ms(round.cost.inMsgs + round.cost.outMsgs)} (${ms(round.cost.inMsgs)} in, ${ms(round.cost.outMsgs)} out; the floor ${ms(round.floor.messages)})`
   )
 }
@@ -60,11 +60,17 @@ const ROWS: readonly Row[] = [
   { label: '  write(2) calls', picks: [(r) => r.cost.writeCalls], digits: 1 },
   { label: "  the JetStream floor's, the same burst (ms)", picks: [(r) => r.floor.cpuMs], digits: 2, after: (col) => `mats / floor ${col((r) => r.cost.cpuMs / r.floor.cpuMs)}` },
   { label: '  each role apart: api / worker / projector (ms)', picks: [(r) => r.apart.api, (r) => r.apart.worker, (r) => r.apart.projector], digits: 2, joint: ' / ' },
-  { label: '  the api and the worker each alone (ms)', picks: [(r) => r.alone.api, (r) => r.alone.worker], digits: 2, joint: ' / ' },
+  { label: '  the api alone / the worker alone, draining (ms)', picks: [(r) => r.alone.api, (r) => r.alone.worker], digits: 2, joint: ' / ' },
+  { label: '  those two + the projector apart (ms)', picks: [withoutTheOthers], digits: 2, after: (col) => `one process / it ${col((r) => r.cost.cpuMs / withoutTheOthers(r))}` },
   { label: 'NATS messages per task (in + out)', picks: [(r) => r.cost.inMsgs + r.cost.outMsgs], digits: 1, after: () => '≤ 20' },
   { label: "  the JetStream floor's, the same burst", picks: [(r) => r.floor.messages], digits: 1 },
   { label: '  received from clients / sent to clients', picks: [(r) => r.cost.inMsgs, (r) => r.cost.outMsgs], digits: 1, joint: ' / ' },
 ]
+
+/** Each role's CPU per task without the others at work (the projector's as apart in the burst: it is not measured alone). */
+function withoutTheOthers(round: Round): number {
+  return round.alone.api + round.alone.worker + round.apart.projector
+}
 
 export function summaryLines(rounds: readonly Round[]): string[] {
   const lines = ['', '  figure                                           median (range of rounds)   goal']

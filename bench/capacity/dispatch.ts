@@ -15,7 +15,7 @@
  *   what the idle service exchanges in as long), the bench's own subscription closed; and the
  *   same burst on the JetStream floor (bench/jetstream-floor.ts) in the bench's process, the
  *   baseline of both; and with each role in its own process (roles-apart.ts), each one's CPU;
- *   and the api and the worker each at work alone (roles-alone.ts), each one's CPU.
+ *   and the api alone and the worker alone draining a backlog (roles-alone.ts), each one's CPU.
  * PROFILE=<dir> writes a V8 CPU profile of the mats process over each burst and prints where
  * its time went, by package and by function; with PROFILE_ALLOCATIONS=1 also what it allocated
  * (a sampling heap profile that keeps collected objects), per task, by package and by function.

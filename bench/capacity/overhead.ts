@@ -12,7 +12,7 @@ import { capacityServers, natsCounters, type CapacityServers, type Stoppers } fr
 import { startMatsProcess, type MatsProcess } from './service-process.js'
 import { settled } from './settle.js'
 
-const IDLE_SAMPLE_MS = 3000
+export const IDLE_SAMPLE_MS = 3000
 
 export interface Burst {
   readonly tasks: number
