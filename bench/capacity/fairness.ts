@@ -13,6 +13,7 @@ import { percentile } from '../stats.js'
 import { clients, postTask } from './accounts.js'
 import { capacityServers, Stoppers } from './servers.js'
 import { startMatsProcess } from './service-process.js'
+import { dispatchQueue } from './settle.js'
 import { TaskWatch } from './task-watch.js'
 
 const FLOOD = Number(process.env.FLOOD ?? 20_000)
@@ -22,17 +23,6 @@ const TASK_MS = Number(process.env.TASK_MS ?? 2000)
 const WAIT_MS = Number(process.env.FAIR_WAIT_MS ?? 600_000)
 const POSTING = 20
 const say = (line: string) => process.stdout.write(`${line}\n`)
-
-/** Tasks queued or running: the dispatch stream's messages (ADR 0052), and an older version's `mats-worker` consumer's if there is one. */
-async function queueDepth(monitorUrl: string): Promise<number> {
-  const res = await fetch(`${monitorUrl}/jsz?consumers=true`)
-  type Stream = { name: string; state?: { messages: number }; consumer_detail?: { name: string; num_pending: number; num_ack_pending: number }[] }
-  const jsz = (await res.json()) as { account_details?: { stream_detail?: Stream[] }[] }
-  const streams = (jsz.account_details ?? []).flatMap((a) => a.stream_detail ?? [])
-  const worker = streams.flatMap((s) => s.consumer_detail ?? []).find((c) => c.name === 'mats-worker')
-  const dispatch = streams.find((s) => s.name === 'MATS_DISPATCH')?.state?.messages ?? 0
-  return (worker?.num_pending ?? 0) + (worker?.num_ack_pending ?? 0) + dispatch
-}
 
 let retried503 = 0
 
@@ -71,7 +61,7 @@ export async function main(): Promise<void> {
         for (let i = next++; i < FLOOD; i = next++) await postRetrying503(() => postTask(url, flooder, `Flood brief ${i}: plan the launch posts`))
       }),
     )
-    const depth = await queueDepth(servers.monitorUrl)
+    const depth = (await dispatchQueue(servers.monitorUrl)).held
     say(
       `  flood posted in ${((performance.now() - flooding) / 1000).toFixed(0)} s (${retried503} POSTs answered 503 and sent again); ${depth.toLocaleString('en-US')} tasks queued or running when the others post`,
     )

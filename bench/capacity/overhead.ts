@@ -50,6 +50,17 @@ export async function postBurst(rig: Pick<NoopRig, 'servers' | 'url' | 'client'>
   await settled(rig.servers.monitorUrl)
 }
 
+/** How much a counter grew over a window of `ms`. */
+export interface Growth {
+  readonly grew: number
+  readonly ms: number
+}
+
+/** What a counter grew over `busy` beyond what it grows idle in as long. */
+export function lessIdle(busy: Growth, idle: Growth): number {
+  return busy.grew - idle.grew * (busy.ms / idle.ms)
+}
+
 /**
  * How much each counter grew over `during`, less what it grows idle in as long (sampled first,
  * for IDLE_SAMPLE_MS, once the servers have settled): what `during` itself cost.
@@ -65,7 +76,7 @@ export async function beyondIdle(monitorUrl: string, read: () => Promise<number[
   await settled(monitorUrl)
   const idle = await over(() => new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS)))
   const busy = await over(during)
-  return busy.grew.map((grew, i) => grew - (idle.grew[i] ?? 0) * (busy.ms / idle.ms))
+  return busy.grew.map((grew, i) => lessIdle({ grew, ms: busy.ms }, { grew: idle.grew[i] ?? 0, ms: idle.ms }))
 }
 
 /** What one no-op task cost over a burst, less the idle service's own. */

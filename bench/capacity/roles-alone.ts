@@ -15,11 +15,11 @@
  * The projector alone is not measured: on a log left for it, it catches up in batches larger
  * than it ever writes live, which is not what it costs in a burst.
  */
-import { DISPATCH_STREAM } from '../../src/infra/nats/dispatch-stream.js'
 import { oneClient } from './accounts.js'
-import { beyondIdle, type Burst, IDLE_SAMPLE_MS, postBurst } from './overhead.js'
+import { beyondIdle, type Burst, IDLE_SAMPLE_MS, lessIdle, postBurst } from './overhead.js'
 import { capacityServers, type CapacityServers, Stoppers } from './servers.js'
 import { startMatsProcess, type MatsProcess } from './service-process.js'
+import { dispatchQueue } from './settle.js'
 
 /** How often the queue is read while the worker drains it: nats-server's monitoring port only, not the worker. */
 const POLL_MS = 10
@@ -89,19 +89,7 @@ async function drainCost(monitorUrl: string, worker: MatsProcess, burst: AloneBu
   const to = await whenLeft(total)
   const idleFrom = { cpuMicros: (await worker.stats()).cpuMicros, at: performance.now() }
   await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS))
-  const idlePerMs = ((await worker.stats()).cpuMicros - idleFrom.cpuMicros) / (performance.now() - idleFrom.at)
-  const busyMicros = to.cpuMicros - from.cpuMicros - idlePerMs * (to.at - from.at)
+  const idle = { grew: (await worker.stats()).cpuMicros - idleFrom.cpuMicros, ms: performance.now() - idleFrom.at }
+  const busyMicros = lessIdle({ grew: to.cpuMicros - from.cpuMicros, ms: to.at - from.at }, idle)
   return busyMicros / 1000 / (to.left - from.left)
-}
-
-interface StreamsJsz {
-  account_details?: { stream_detail?: { name: string; state: { messages: number; last_seq: number } }[] }[]
-}
-
-/** MATS_DISPATCH as nats-server's monitoring port sees it: every message it stored (numbered from 1, a new stream), and those it still holds. */
-async function dispatchQueue(monitorUrl: string): Promise<{ stored: number; held: number }> {
-  const res = await fetch(`${monitorUrl}/jsz?streams=true`)
-  const jsz = (await res.json()) as StreamsJsz
-  const dispatch = (jsz.account_details ?? []).flatMap((a) => a.stream_detail ?? []).find((s) => s.name === DISPATCH_STREAM)
-  return { stored: dispatch?.state.last_seq ?? 0, held: dispatch?.state.messages ?? 0 }
 }
