@@ -69,10 +69,22 @@ export async function isListening(host: string, port: number): Promise<boolean> 
   })
 }
 
-async function waitUntilListening(child: ChildProcess, name: string, port: number, timeoutMs: number): Promise<void> {
+/** How much of a server's last output a failed start quotes: enough for its reason (a port in use, a bad config line). */
+const OUTPUT_KEPT = 2000
+
+/** What a server wrote last, once its output has ended (`closed`: after it exits, its last lines are still in the pipes). */
+interface ServerOutput {
+  readonly closed: Promise<void>
+  readonly last: () => string
+}
+
+async function waitUntilListening(child: ChildProcess, name: string, port: number, timeoutMs: number, output: ServerOutput): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before listening`)
+    if (child.exitCode !== null) {
+      await output.closed
+      throw new Error(`${name} exited with code ${child.exitCode} before listening; its last output: ${output.last().trim() || '(none)'}`)
+    }
     if (await isListening('127.0.0.1', port)) return
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -110,10 +122,15 @@ export interface ServerOptions {
 async function launch(name: string, args: string[], port: number, opts: ServerOptions, url: string): Promise<LocalServer> {
   await mkdir(opts.dataDir, { recursive: true })
   const child = spawn(requireBinary(name), args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env }, detached: opts.ownProcessGroup === true })
-  const forward = (chunk: Buffer) => opts.onOutput?.(chunk.toString())
+  let lastOutput = ''
+  const forward = (chunk: Buffer) => {
+    const text = chunk.toString()
+    lastOutput = (lastOutput + text).slice(-OUTPUT_KEPT)
+    opts.onOutput?.(text)
+  }
   child.stdout?.on('data', forward)
   child.stderr?.on('data', forward)
-  await waitUntilListening(child, name, port, 15_000)
+  await waitUntilListening(child, name, port, 15_000, { closed: new Promise((closed) => child.once('close', () => closed())), last: () => lastOutput })
   return { url, port, process: child, stop: stopper(child) }
 }
 
