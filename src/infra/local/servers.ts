@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { createConnection, createServer } from 'node:net'
+import { createConnection } from 'node:net'
 import { delimiter, dirname, join } from 'node:path'
+import { freePort } from './free-port.js'
+
+export { freePort }
 
 /**
  * Starts the two servers mats needs as child processes: used by the test suite (random
@@ -43,19 +46,6 @@ function requireBinary(name: string): string {
   const found = findBinary(name)
   if (!found) throw new MissingBinaryError(`${name} not found in .mats/bin or on PATH: run scripts/install-servers.sh`)
   return found
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolvePort(port))
-    })
-  })
 }
 
 export async function isListening(host: string, port: number): Promise<boolean> {
@@ -194,18 +184,8 @@ export interface LocalCluster {
  */
 export async function startNatsCluster(opts: NatsOptions & { size?: number }): Promise<LocalCluster> {
   const size = opts.size ?? 3
-  // Distinct ports: two quick asks for a free port may be given the same one.
-  const taken = new Set<number>()
-  const distinctFreePort = async (): Promise<number> => {
-    for (;;) {
-      const port = await freePort()
-      if (taken.has(port)) continue
-      taken.add(port)
-      return port
-    }
-  }
   const ports: { client: number; route: number }[] = []
-  for (let i = 0; i < size; i++) ports.push({ client: await distinctFreePort(), route: await distinctFreePort() })
+  for (let i = 0; i < size; i++) ports.push({ client: await freePort(), route: await freePort() })
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`).join(', ')
   const nodes = await Promise.all(
     ports.map(async (p, i) => {
