@@ -1,12 +1,15 @@
+import type { JsMsg } from '@nats-io/jetstream'
 import { DISPATCH_DOORBELL_ROOT } from '../../src/infra/nats/dispatch-doorbell.js'
 import { accountAfter } from '../../src/infra/nats/subjects.js'
 import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { AccountTurns, type TasksHere } from './account-turns.js'
+import { DispatchSourceMark } from './dispatch-source-mark.js'
 import { pause, REFRESH_MS, RETRY_MS, type PullLoopDeps } from './pull-loop.js'
 
 /**
  * Per-account dispatch (ADR 0052): the dispatch stream, one durable per account pulled in
- * turns, and the doorbell that gives an account's new task a turn at once (ADR 0064).
+ * turns, the doorbell that gives an account's new task a turn at once (ADR 0064), and the
+ * mark of where the stream's source resumes once it is empty (ADR 0068).
  */
 export class AccountDispatch {
   private readonly turns: AccountTurns
@@ -15,9 +18,14 @@ export class AccountDispatch {
   private constructor(
     private readonly deps: PullLoopDeps,
     here: TasksHere,
+    private readonly sourceMark: DispatchSourceMark,
   ) {
     const { js, jsm } = deps.infra
-    this.turns = new AccountTurns(js, jsm, deps.ackWaitMs, deps.deliver, here, () => deps.wake.ring(), deps.log)
+    const deliver = (msg: JsMsg) => {
+      sourceMark.saw(msg)
+      deps.deliver(msg)
+    }
+    this.turns = new AccountTurns(js, jsm, deps.ackWaitMs, deliver, here, () => deps.wake.ring(), deps.log)
   }
 
   /**
@@ -25,8 +33,8 @@ export class AccountDispatch {
    * to drain: what it holds must not be sourced twice) and rings the doorbell from now on.
    */
   static async open(deps: PullLoopDeps, here: TasksHere, replicas: number, draining: boolean): Promise<AccountDispatch> {
-    await ensureDispatchStream(deps.infra.jsm, replicas, draining)
-    const dispatch = new AccountDispatch(deps, here)
+    const made = await ensureDispatchStream(deps.infra.jsm, replicas, draining)
+    const dispatch = new AccountDispatch(deps, here, new DispatchSourceMark(deps.infra.jsm, made, deps.log))
     dispatch.listenForDoorbells()
     return dispatch
   }
@@ -41,6 +49,7 @@ export class AccountDispatch {
           this.turns.takeTurns(this.deps.room() - this.turns.asked)
           await this.turns.refresh()
           refreshedAt = Date.now()
+          void this.sourceMark.write()
         }
         this.turns.takeTurns(this.deps.room() - this.turns.asked)
       } catch (err) {
@@ -56,6 +65,11 @@ export class AccountDispatch {
   stop(): void {
     this.turns.stop()
     this.doorbell?.unsubscribe()
+  }
+
+  /** Once the worker's last tasks are acknowledged: a restart right after sources none of them again. */
+  async markSource(): Promise<void> {
+    await this.sourceMark.write(true)
   }
 
   /**

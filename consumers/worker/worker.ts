@@ -81,6 +81,7 @@ export class TaskWorker {
     this.accounts?.stop()
     await this.loop
     await this.slots.drain(graceMs)
+    await this.accounts?.markSource()
     this.liveness.stop()
     await this.cancellations.stop()
     await this.liveness.forget()

@@ -1,4 +1,4 @@
-import { AckPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
+import { AckPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream'
 import { provisioned } from './provisioning.js'
 import { eventTypeSubjects, streamOf } from './subjects.js'
 
@@ -48,19 +48,50 @@ function configFor(replicas: number, startSeq: number): Partial<StreamConfig> & 
  * upgrade from the single `mats-worker` consumer, which keeps delivering them), so only
  * TaskCreated stored from now on are sourced; otherwise every TaskCreated of the log is.
  */
-export async function ensureDispatchStream(jsm: JetStreamManager, replicas: number, fromLogEnd: boolean): Promise<void> {
-  const existing = await provisioned(`look up stream ${DISPATCH_STREAM}`, () => jsm.streams.info(DISPATCH_STREAM)).catch((err: unknown) => {
-    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) return null
-    throw err
-  })
-  if (existing) return
+export async function ensureDispatchStream(jsm: JetStreamManager, replicas: number, fromLogEnd: boolean): Promise<DispatchStreamMade> {
+  const existing = await lookUp(jsm)
+  if (existing) return { created: existing.created }
   const tasks = await provisioned(`look up stream ${TASKS}`, () => jsm.streams.info(TASKS))
   try {
-    await provisioned(`create stream ${DISPATCH_STREAM}`, () => jsm.streams.add(configFor(replicas, fromLogEnd ? tasks.state.last_seq + 1 : 1)))
+    const made = await provisioned(`create stream ${DISPATCH_STREAM}`, () => jsm.streams.add(configFor(replicas, fromLogEnd ? tasks.state.last_seq + 1 : 1)))
+    return { created: made.created }
   } catch (err) {
     // Another worker created it between our lookup and add.
     if (!(err instanceof JetStreamApiError && err.code === STREAM_NAME_IN_USE)) throw err
+    const other = await lookUp(jsm)
+    if (!other) throw err
+    return { created: other.created }
   }
+}
+
+/** Which dispatch stream a worker opened: one deleted and made again is another (its `created` differs). */
+export interface DispatchStreamMade {
+  readonly created: string
+}
+
+async function lookUp(jsm: JetStreamManager): Promise<StreamInfo | null> {
+  return provisioned(`look up stream ${DISPATCH_STREAM}`, () => jsm.streams.info(DISPATCH_STREAM)).catch((err: unknown) => {
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) return null
+    throw err
+  })
+}
+
+/**
+ * Moves where the dispatch stream's source of TaskCreated starts to `nextSeq` of the task
+ * stream, when that is further on and the stream is still the one `made`. nats-server resumes
+ * a source after the last message the stream holds (its Nats-Stream-Source header); the work
+ * queue is empty whenever every task has ended, and after a restart or on a new stream leader
+ * the source then starts at its `opt_start_seq`. Left at 1, the whole log would be sourced
+ * again and the workers would judge every task ever created once more: a cost that grows with
+ * history (invariant 9). Any sequence a worker was delivered is safe: the server sources in
+ * order, so every TaskCreated before it is in the stream already. Returns whether it moved.
+ */
+export async function advanceDispatchSource(jsm: JetStreamManager, made: DispatchStreamMade, nextSeq: number): Promise<boolean> {
+  const info = await jsm.streams.info(DISPATCH_STREAM)
+  const [source, ...others] = info.config.sources ?? []
+  if (info.created !== made.created || !source || others.length > 0 || (source.opt_start_seq ?? 0) >= nextSeq) return false
+  await jsm.streams.update(DISPATCH_STREAM, { ...info.config, sources: [{ ...source, opt_start_seq: nextSeq }] })
+  return true
 }
 
 const STREAM_NAME_IN_USE = 10058
