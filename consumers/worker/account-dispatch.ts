@@ -33,8 +33,8 @@ export class AccountDispatch {
    * to drain: what it holds must not be sourced twice) and rings the doorbell from now on.
    */
   static async open(deps: PullLoopDeps, here: TasksHere, replicas: number, draining: boolean): Promise<AccountDispatch> {
-    const made = await ensureDispatchStream(deps.infra.jsm, replicas, draining)
-    const dispatch = new AccountDispatch(deps, here, new DispatchSourceMark(deps.infra.jsm, made, deps.log))
+    const opened = await ensureDispatchStream(deps.infra.jsm, replicas, draining)
+    const dispatch = new AccountDispatch(deps, here, new DispatchSourceMark(deps.infra.jsm, opened, deps.log))
     dispatch.listenForDoorbells()
     return dispatch
   }

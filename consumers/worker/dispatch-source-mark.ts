@@ -1,28 +1,32 @@
 import type { JetStreamManager, JsMsg } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
-import { advanceDispatchSource, DISPATCH_STREAM, type DispatchStreamMade } from '../../src/infra/nats/dispatch-stream.js'
+import { advanceDispatchSource, DISPATCH_STREAM, type OpenedDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { logOrigin } from './delivered-task.js'
 
 /**
- * How often a worker moves the dispatch source's start up to what it was delivered: a stream
- * update, cheap at this rate. A restart finding the queue empty sources again at most what
- * was created since the last move (the workers acknowledge those at once: their tasks ended).
+ * How often a worker moves the dispatch source's start up to what it was delivered, while
+ * that moves: three requests to NATS (two reads and a stream update). A restart finding the
+ * queue empty sources again what was created since the last move (the workers acknowledge
+ * those at once: their tasks ended).
  */
 export const SOURCE_MARK_EVERY_MS = 15_000
 
 /**
- * Where the dispatch stream's source resumes when the stream is empty (advanceDispatchSource):
- * past the latest TaskCreated this worker was delivered, written every SOURCE_MARK_EVERY_MS
- * while it moves, and once more when the worker stops.
+ * Where the dispatch stream's source resumes when the stream is empty (advanceDispatchSource,
+ * ADR 0068): past the latest TaskCreated this worker was delivered, written every
+ * SOURCE_MARK_EVERY_MS while it moves, and once more when the worker stops.
  */
 export class DispatchSourceMark {
   private delivered = 0
   private written = 0
   private writtenAt = Number.NEGATIVE_INFINITY
+  /** One write at a time, in order: the last one asked for lands last. */
+  private writing: Promise<void> = Promise.resolve()
+  private streamGone = false
 
   constructor(
     private readonly jsm: JetStreamManager,
-    private readonly made: DispatchStreamMade,
+    private readonly opened: OpenedDispatchStream,
     private readonly log: Logger,
   ) {}
 
@@ -34,14 +38,22 @@ export class DispatchSourceMark {
   }
 
   /** Writes the mark when it moved and its last write is old enough (or `now`). Never rejects. */
-  async write(now = false): Promise<void> {
-    if (this.delivered <= this.written) return
-    if (!now && performance.now() - this.writtenAt < SOURCE_MARK_EVERY_MS) return
+  write(now = false): Promise<void> {
+    if (this.streamGone || this.delivered <= this.written) return this.writing
+    if (!now && performance.now() - this.writtenAt < SOURCE_MARK_EVERY_MS) return this.writing
     this.writtenAt = performance.now()
     const delivered = this.delivered
+    this.writing = this.writing.then(() => this.advance(delivered))
+    return this.writing
+  }
+
+  private async advance(delivered: number): Promise<void> {
     try {
-      await advanceDispatchSource(this.jsm, this.made, delivered + 1)
-      this.written = delivered
+      const result = await advanceDispatchSource(this.jsm, this.opened, delivered + 1)
+      this.written = Math.max(this.written, delivered)
+      if (result !== 'another stream') return
+      this.streamGone = true
+      this.log.warn({ stream: DISPATCH_STREAM }, 'the dispatch stream was made again since this worker opened it; its source start is left to the workers started since')
     } catch (err) {
       this.log.warn({ err }, 'could not move where the dispatch source resumes; trying again later')
     }

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { startNats } from '../../src/infra/local/servers.js'
 import type { AppContext } from '../../src/app-context.js'
-import { DISPATCH_STREAM } from '../../src/infra/nats/dispatch-stream.js'
+import { advanceDispatchSource, DISPATCH_STREAM, ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
@@ -97,4 +97,29 @@ t.test('given every task ended under a running worker, when nats-server is kille
   await postAndEnd(new ApiClient(service.url, key), sessionId, infra, 1)
 
   t.equal((await sourced(infra)) - sourcedBefore, 1, `one TaskCreated sourced after the restart, none of the ${TASKS} that had ended`)
+})
+
+t.test('given a dispatch stream whose source starts past the task log (the log restored from an older backup), when a worker opens it, then the source starts at 1 again', async (t) => {
+  const servers = await startServers(t)
+  const infra = await connectTestInfra(t, servers)
+  const opened = await ensureDispatchStream(infra.jsm, 1, false)
+  const logEnd = (await infra.jsm.streams.info('MATS_TASKS')).state.last_seq
+  t.equal(await advanceDispatchSource(infra.jsm, opened, logEnd + 500), 'moved', 'given a start 500 past the log')
+
+  await ensureDispatchStream(infra.jsm, 1, false)
+
+  t.equal((await infra.jsm.streams.info(DISPATCH_STREAM)).config.sources?.[0]?.opt_start_seq, 1, 'a start past the log would skip the tasks created up to it')
+})
+
+t.test('given the dispatch stream deleted and made again, when a worker that opened the old one moves the start, then the new one is left alone', async (t) => {
+  const servers = await startServers(t)
+  const infra = await connectTestInfra(t, servers)
+  const old = await ensureDispatchStream(infra.jsm, 1, false)
+  await infra.jsm.streams.delete(DISPATCH_STREAM)
+  const made = await ensureDispatchStream(infra.jsm, 1, false)
+  t.not(made.created, old.created, 'the new stream is another')
+
+  t.equal(await advanceDispatchSource(infra.jsm, old, 1000), 'another stream', 'the move is refused')
+
+  t.equal((await infra.jsm.streams.info(DISPATCH_STREAM)).config.sources?.[0]?.opt_start_seq, 1, 'its source still starts at 1')
 })

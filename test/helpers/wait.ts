@@ -15,14 +15,17 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
 }
 
 /**
- * Waits for a backlog to drain: polls `check` until nothing is left, and fails only when what
- * is left has not shrunk for `stallMs`. How long a backlog takes is the machine's speed (a
- * loaded CI drains it several times slower); whether it keeps moving is the service's, and a
- * task that never ends stops it.
+ * Waits for a backlog to drain: polls `check` until nothing is left, and fails when what is
+ * left has not shrunk for `stallMs` (a task that never ends stops it) or after `capMs` in
+ * all. How long a backlog takes is the machine's speed, and a loaded CI drains it several
+ * times slower: the cap only bounds a failure; whether the backlog keeps moving is the
+ * service's, and what the stall checks.
  */
-export async function untilDrained<T>(what: string, check: () => Promise<{ left: number; value: T }>, stallMs = 20_000, everyMs = 250): Promise<T> {
+export async function untilDrained<T>(what: string, check: () => Promise<{ left: number; value: T }>, limits: { stallMs?: number; capMs?: number } = {}, everyMs = 250): Promise<T> {
+  const { stallMs = 20_000, capMs = 180_000 } = limits
+  const startedAt = Date.now()
   let fewest = Number.POSITIVE_INFINITY
-  let shrankAt = Date.now()
+  let shrankAt = startedAt
   for (;;) {
     const { left, value } = await check()
     if (left === 0) return value
@@ -32,6 +35,7 @@ export async function untilDrained<T>(what: string, check: () => Promise<{ left:
     } else if (Date.now() - shrankAt > stallMs) {
       throw new Error(`stalled waiting for ${what}: ${left} left, none for ${stallMs} ms`)
     }
+    if (Date.now() - startedAt > capMs) throw new Error(`timed out after ${capMs} ms waiting for ${what}: ${left} left`)
     await new Promise((r) => setTimeout(r, everyMs))
   }
 }

@@ -3,8 +3,10 @@ import { createServer } from 'node:net'
 
 /** Where the chosen ports start: above the well-known and most registered ports. */
 const LOWEST = 10_000
-/** The kernel's default ephemeral range, where /proc cannot be read. */
-const DEFAULT_EPHEMERAL: readonly [number, number] = [32_768, 60_999]
+/** Where they end at the most: below Kubernetes' NodePort range (30000-32767). */
+const HIGHEST = 29_999
+/** Where the kernel's ephemeral range starts by default, when /proc cannot be read. */
+const DEFAULT_EPHEMERAL_LOW = 32_768
 const ATTEMPTS = 100
 
 /** Handed out by this process: two quick asks never get the same port. */
@@ -18,25 +20,26 @@ const handedOut = new Set<number>()
  * cluster once failed to start so, on a busy CI machine).
  */
 export async function freePort(): Promise<number> {
-  const [ephemeralLow] = ephemeralRange()
-  if (ephemeralLow - LOWEST < 1000) return ephemeralPort()
+  const highest = Math.min(HIGHEST, ephemeralLow() - 1)
+  const room = highest - LOWEST + 1
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const port = LOWEST + Math.floor(Math.random() * (ephemeralLow - LOWEST))
+    // Where no range below the ephemeral one is left, the kernel chooses (as before).
+    const port = room >= 1000 ? LOWEST + Math.floor(Math.random() * room) : await ephemeralPort()
     if (handedOut.has(port)) continue
     // Marked before the check, so that an ask running beside this one cannot pick it too.
     handedOut.add(port)
     if (await canListen(port)) return port
     handedOut.delete(port)
   }
-  return ephemeralPort()
+  throw new Error(`no free loopback port found in ${ATTEMPTS} tries`)
 }
 
-function ephemeralRange(): readonly [number, number] {
+function ephemeralLow(): number {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
-    return low && high ? [low, high] : DEFAULT_EPHEMERAL
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
+    return Number.isSafeInteger(low) && low > 0 ? low : DEFAULT_EPHEMERAL_LOW
   } catch {
-    return DEFAULT_EPHEMERAL
+    return DEFAULT_EPHEMERAL_LOW
   }
 }
 
@@ -49,7 +52,7 @@ function canListen(port: number): Promise<boolean> {
   })
 }
 
-/** The kernel's choice, where no range below its ephemeral one is left to choose from. */
+/** The kernel's choice. */
 function ephemeralPort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer()

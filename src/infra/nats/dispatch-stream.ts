@@ -48,10 +48,10 @@ function configFor(replicas: number, startSeq: number): Partial<StreamConfig> & 
  * upgrade from the single `mats-worker` consumer, which keeps delivering them), so only
  * TaskCreated stored from now on are sourced; otherwise every TaskCreated of the log is.
  */
-export async function ensureDispatchStream(jsm: JetStreamManager, replicas: number, fromLogEnd: boolean): Promise<DispatchStreamMade> {
+export async function ensureDispatchStream(jsm: JetStreamManager, replicas: number, fromLogEnd: boolean): Promise<OpenedDispatchStream> {
   const existing = await lookUp(jsm)
-  if (existing) return { created: existing.created }
   const tasks = await provisioned(`look up stream ${TASKS}`, () => jsm.streams.info(TASKS))
+  if (existing) return { created: await startWithinLog(jsm, existing, tasks.state.last_seq) }
   try {
     const made = await provisioned(`create stream ${DISPATCH_STREAM}`, () => jsm.streams.add(configFor(replicas, fromLogEnd ? tasks.state.last_seq + 1 : 1)))
     return { created: made.created }
@@ -64,8 +64,20 @@ export async function ensureDispatchStream(jsm: JetStreamManager, replicas: numb
   }
 }
 
+/**
+ * A source start past the task stream's end (the log restored from an older backup beside a
+ * dispatch stream that outlived it: ADR 0068) would skip the tasks created up to it: it goes
+ * back to 1, and the workers judge the restored tasks once more. Returns the stream's `created`.
+ */
+async function startWithinLog(jsm: JetStreamManager, dispatch: StreamInfo, logLastSeq: number): Promise<string> {
+  const [source, ...others] = dispatch.config.sources ?? []
+  if (!source || others.length > 0 || (source.opt_start_seq ?? 0) <= logLastSeq + 1) return dispatch.created
+  const moved = await provisioned(`move stream ${DISPATCH_STREAM}'s source back`, () => jsm.streams.update(DISPATCH_STREAM, { sources: [{ ...source, opt_start_seq: 1 }] }))
+  return moved.created
+}
+
 /** Which dispatch stream a worker opened: one deleted and made again is another (its `created` differs). */
-export interface DispatchStreamMade {
+export interface OpenedDispatchStream {
   readonly created: string
 }
 
@@ -78,20 +90,24 @@ async function lookUp(jsm: JetStreamManager): Promise<StreamInfo | null> {
 
 /**
  * Moves where the dispatch stream's source of TaskCreated starts to `nextSeq` of the task
- * stream, when that is further on and the stream is still the one `made`. nats-server resumes
- * a source after the last message the stream holds (its Nats-Stream-Source header); the work
- * queue is empty whenever every task has ended, and after a restart or on a new stream leader
- * the source then starts at its `opt_start_seq`. Left at 1, the whole log would be sourced
- * again and the workers would judge every task ever created once more: a cost that grows with
- * history (invariant 9). Any sequence a worker was delivered is safe: the server sources in
- * order, so every TaskCreated before it is in the stream already. Returns whether it moved.
+ * stream, when that is further on and the stream is still the one `opened` (ADR 0068).
+ * nats-server resumes a source after the last message the stream holds (its
+ * Nats-Stream-Source header); a work queue whose tasks have all ended holds none, and after a
+ * restart the source then starts at its `opt_start_seq`. Left at 1, the whole log would be
+ * sourced again and the workers would judge every task ever created once more: a cost that
+ * grows with history (invariant 9). Any sequence a worker was delivered is safe: the server
+ * sources in order, so every TaskCreated before it is in the stream already.
  */
-export async function advanceDispatchSource(jsm: JetStreamManager, made: DispatchStreamMade, nextSeq: number): Promise<boolean> {
+export async function advanceDispatchSource(jsm: JetStreamManager, opened: OpenedDispatchStream, nextSeq: number): Promise<'moved' | 'further' | 'another stream'> {
   const info = await jsm.streams.info(DISPATCH_STREAM)
   const [source, ...others] = info.config.sources ?? []
-  if (info.created !== made.created || !source || others.length > 0 || (source.opt_start_seq ?? 0) >= nextSeq) return false
-  await jsm.streams.update(DISPATCH_STREAM, { ...info.config, sources: [{ ...source, opt_start_seq: nextSeq }] })
-  return true
+  if (info.created !== opened.created) return 'another stream'
+  if (!source || others.length > 0 || (source.opt_start_seq ?? 0) >= nextSeq) return 'further'
+  const updated = await jsm.streams.update(DISPATCH_STREAM, { sources: [{ ...source, opt_start_seq: nextSeq }] })
+  if (updated.created === opened.created) return 'moved'
+  // Deleted and made again between the read and the update: this start says nothing of the new one's source.
+  await jsm.streams.update(DISPATCH_STREAM, { sources: [{ ...source, opt_start_seq: 1 }] })
+  return 'another stream'
 }
 
 const STREAM_NAME_IN_USE = 10058
