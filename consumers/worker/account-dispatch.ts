@@ -4,15 +4,18 @@ import { accountAfter } from '../../src/infra/nats/subjects.js'
 import { ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { AccountTurns, type TasksHere } from './account-turns.js'
 import { DispatchSourceMark } from './dispatch-source-mark.js'
+import { DispatchSourceWatch } from './dispatch-source-watch.js'
 import { pause, REFRESH_MS, RETRY_MS, type PullLoopDeps } from './pull-loop.js'
 
 /**
  * Per-account dispatch (ADR 0052): the dispatch stream, one durable per account pulled in
- * turns, the doorbell that gives an account's new task a turn at once (ADR 0064), and the
- * mark of where the stream's source resumes once it is empty (ADR 0068).
+ * turns, the doorbell that gives an account's new task a turn at once (ADR 0064), the mark of
+ * where the stream's source resumes once it is empty (ADR 0068) and the watch that has a new
+ * stream leader set up a silent source again (ADR 0069).
  */
 export class AccountDispatch {
   private readonly turns: AccountTurns
+  private readonly sourceWatch: DispatchSourceWatch
   private doorbell: { unsubscribe(): void } | undefined
 
   private constructor(
@@ -20,7 +23,8 @@ export class AccountDispatch {
     here: TasksHere,
     private readonly sourceMark: DispatchSourceMark,
   ) {
-    const { js, jsm } = deps.infra
+    const { js, jsm, nc, config, metrics } = deps.infra
+    this.sourceWatch = new DispatchSourceWatch(nc, jsm, config.NATS_TIMEOUT_MS, metrics, deps.log)
     const deliver = (msg: JsMsg) => {
       sourceMark.saw(msg)
       deps.deliver(msg)
@@ -47,9 +51,10 @@ export class AccountDispatch {
         if (Date.now() - refreshedAt >= REFRESH_MS) {
           // The accounts rung meanwhile are pulled first: their pull need not wait for the read's answer.
           this.turns.takeTurns(this.deps.room() - this.turns.asked)
-          await this.turns.refresh()
+          const info = await this.turns.refresh()
           refreshedAt = Date.now()
           void this.sourceMark.write()
+          void this.sourceWatch.check(info)
         }
         this.turns.takeTurns(this.deps.room() - this.turns.asked)
       } catch (err) {

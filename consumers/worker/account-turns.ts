@@ -1,4 +1,4 @@
-import { JetStreamApiError, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
+import { JetStreamApiError, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, type StreamInfo } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { DISPATCH_CONSUMER_IDLE_MS, DISPATCH_PULL_EXPIRES_MS, DISPATCH_ROOT, DISPATCH_STREAM, dispatchConsumerConfig } from '../../src/infra/nats/dispatch-stream.js'
 import { accountAfter } from '../../src/infra/nats/subjects.js'
@@ -71,9 +71,9 @@ export class AccountTurns {
    * messages are all held or running here has nothing to pull, and pulling it anyway cost a
    * request and an empty answer a second for each such account, each holding a slot of the
    * lookahead meanwhile. (Held or running by another worker, they still cost that: this worker
-   * cannot tell them from a redelivery it must take.)
+   * cannot tell them from a redelivery it must take.) Returns what it read.
    */
-  async refresh(): Promise<void> {
+  async refresh(): Promise<StreamInfo> {
     const info = await this.jsm.streams.info(DISPATCH_STREAM, { subjects_filter: `${DISPATCH_ROOT}.*` })
     this.waiting.clear()
     for (const [subject, count] of Object.entries(info.state.subjects ?? {})) {
@@ -81,6 +81,7 @@ export class AccountTurns {
       if (count > this.here.ownedOf(accountId)) this.waiting.add(accountId)
     }
     this.forgetIdle(performance.now())
+    return info
   }
 
   /** A task of this account was just created: it gets a turn without waiting for the next refresh (a turn after the pull in flight, if any: the task may land after it). */

@@ -86,6 +86,12 @@ export class MatsMetrics {
     registers: [this.registry],
   })
 
+  private readonly dispatchStepDowns = new Counter({
+    name: `${PREFIX}dispatch_source_step_downs_total`,
+    help: "Step-downs of MATS_DISPATCH's leader a worker asked for, its source of TaskCreated silent (ADR 0069)",
+    registers: [this.registry],
+  })
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX })
   }
@@ -99,6 +105,10 @@ export class MatsMetrics {
     const labels = { route, method, status: String(status) }
     this.httpRequests.inc(labels)
     this.httpDuration.observe(labels, seconds)
+  }
+
+  dispatchLeaderSteppedDown(): void {
+    this.dispatchStepDowns.inc()
   }
 
   taskCreated(agent: string): void {

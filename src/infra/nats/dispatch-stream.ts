@@ -1,4 +1,5 @@
 import { AckPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream'
+import type { NatsConnection } from '@nats-io/transport-node'
 import { provisioned } from './provisioning.js'
 import { eventTypeSubjects, streamOf } from './subjects.js'
 
@@ -108,6 +109,17 @@ export async function advanceDispatchSource(jsm: JetStreamManager, opened: Opene
   // Deleted and made again between the read and the update: this start says nothing of the new one's source.
   await jsm.streams.update(DISPATCH_STREAM, { sources: [{ ...source, opt_start_seq: 1 }] })
   return 'another stream'
+}
+
+/**
+ * Asks the dispatch stream's leader to hand over to another replica (ADR 0069): the new leader
+ * sets the source up again at once, where the old one would wait out nats-server's backoff.
+ */
+export async function stepDownDispatchLeader(nc: NatsConnection, jsm: JetStreamManager, timeoutMs: number): Promise<void> {
+  const prefix = jsm.getOptions().apiPrefix ?? '$JS.API'
+  const answer = await nc.request(`${prefix}.STREAM.LEADER.STEPDOWN.${DISPATCH_STREAM}`, undefined, { timeout: timeoutMs })
+  const body = answer.json<{ success?: boolean; error?: { code: number; description: string } }>()
+  if (!body.success) throw new Error(`nats-server refused the step-down of ${DISPATCH_STREAM}'s leader: ${body.error?.description ?? 'no reason given'}`)
 }
 
 const STREAM_NAME_IN_USE = 10058
