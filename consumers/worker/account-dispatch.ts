@@ -69,6 +69,7 @@ export class AccountDispatch {
 
   stop(): void {
     this.turns.stop()
+    this.sourceWatch.stop()
     this.doorbell?.unsubscribe()
   }
 

@@ -1,8 +1,9 @@
-import type { NatsConnection } from '@nats-io/transport-node'
 import type { JetStreamManager, StreamInfo } from '@nats-io/jetstream'
+import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { MatsMetrics } from '../../src/infra/metrics/mats-metrics.js'
 import { stepDownDispatchLeader } from '../../src/infra/nats/dispatch-stream.js'
+import { streamOf } from '../../src/infra/nats/subjects.js'
 
 /**
  * How long the dispatch stream's source may go unheard before a worker has the stream's leader
@@ -11,23 +12,30 @@ import { stepDownDispatchLeader } from '../../src/infra/nats/dispatch-stream.js'
  */
 export const SOURCE_SILENT_MS = 5_000
 const SILENT_SPREAD_MS = 4_000
-/** At most one step-down per worker in this long: a new leader's setup may still fail once. */
-const STEP_DOWN_EVERY_MS = 15_000
+/**
+ * A leader is never asked before it has led this long (nats-server's own check of its sources
+ * comes as often): however many workers watch, the leadership moves at most once in as long.
+ */
+export const LEADER_SETTLES_MS = 10_000
+/** At most one ask per worker in this long. */
+const ASK_EVERY_MS = 15_000
 
 /**
  * Watches the dispatch stream's source of TaskCreated (ADR 0069). When the task stream's
  * leader is lost, the source's consumer goes with it; nats-server notices within 10 s and sets
- * it up again, and a setup that fails (no task stream leader yet) waits 10 s, then 20 s more,
- * and so on: new tasks waited 21 to 46 s after a leader was killed. A replicated dispatch
- * stream's new leader sets its source up within a second: a worker that finds the source
- * silent asks for one.
+ * it up again, and a setup that fails (no task stream leader yet) is tried again 10 s later,
+ * then 20 s after that: new tasks waited about 20 s after a leader was killed. A replicated
+ * dispatch stream's new leader sets its source up within a second: a worker that finds the
+ * source silent asks for one, when the task stream has a leader to source from and another
+ * replica is current.
  */
 export class DispatchSourceWatch {
   private readonly silentMs = SOURCE_SILENT_MS + Math.random() * SILENT_SPREAD_MS
   /** The leader whose source has not been heard since it took over, and since when. */
   private unheard: { leader: string; since: number } | null = null
-  private steppedDownAt = Number.NEGATIVE_INFINITY
-  private stepping = false
+  private askedAt = Number.NEGATIVE_INFINITY
+  private asking = false
+  private stopped = false
 
   constructor(
     private readonly nc: NatsConnection,
@@ -39,27 +47,40 @@ export class DispatchSourceWatch {
 
   /** The dispatch stream's state as the turns read it, once a second. Never rejects. */
   async check(info: StreamInfo): Promise<void> {
-    const leader = info.cluster?.leader
-    const source = info.sources?.[0]
-    // One server: no other replica to take over, and nothing that loses the source but a restart.
-    if (!leader || !info.cluster?.replicas?.length || !source || this.stepping) return
-    const silentFor = this.silentFor(leader, source.active)
-    const now = performance.now()
-    if (silentFor < this.silentMs || now - this.steppedDownAt < STEP_DOWN_EVERY_MS) return
-    this.steppedDownAt = now
-    this.stepping = true
-    this.log.warn(
-      { leader, silentMs: Math.round(silentFor), lag: source.lag, error: source.error?.description },
-      "the dispatch stream's source is silent; asking its leader to step down so that a new one sets it up again",
-    )
+    if (this.asking || this.stopped || !this.due(info)) return
+    this.asking = true
     try {
+      if (!(await this.tasksLed())) return
+      this.askedAt = performance.now()
+      const source = info.sources?.[0]
+      this.log.warn(
+        { leader: info.cluster?.leader, activeNs: source?.active, lag: source?.lag, error: source?.error?.description },
+        "the dispatch stream's source is silent; asking its leader to step down so that a new one sets it up again",
+      )
       await stepDownDispatchLeader(this.nc, this.jsm, this.timeoutMs)
-      this.metrics.dispatchLeaderSteppedDown()
+      this.metrics.dispatchLeaderSteppedDown('stepped')
     } catch (err) {
+      if (this.stopped) return
+      this.metrics.dispatchLeaderSteppedDown('refused')
       this.log.warn({ err }, "could not have the dispatch stream's leader step down; the server sets its source up again on its own")
     } finally {
-      this.stepping = false
+      this.asking = false
     }
+  }
+
+  stop(): void {
+    this.stopped = true
+  }
+
+  /** Silent long enough, on a leader that has led long enough, with a current replica to take over, and this worker's last ask long enough ago. */
+  private due(info: StreamInfo): boolean {
+    const cluster = info.cluster
+    const source = info.sources?.[0]
+    // One server: no other replica to take over, and nothing loses the source there but a restart, which sets it up again.
+    if (!cluster?.leader || !source || !cluster.replicas?.some((peer) => peer.current && !peer.offline)) return false
+    const ledFor = cluster.leader_since ? Date.now() - Date.parse(cluster.leader_since) : 0
+    const now = performance.now()
+    return this.silentFor(cluster.leader, source.active) >= this.silentMs && ledFor >= LEADER_SETTLES_MS && now - this.askedAt >= ASK_EVERY_MS
   }
 
   /** How long the source has gone unheard: `active` says, or, never heard (-1), since this leader was first seen so. */
@@ -70,5 +91,11 @@ export class DispatchSourceWatch {
     }
     if (this.unheard?.leader !== leader) this.unheard = { leader, since: performance.now() }
     return performance.now() - this.unheard.since
+  }
+
+  /** Whether the task stream has a leader: without one, a new dispatch leader could not set the source up either. */
+  private async tasksLed(): Promise<boolean> {
+    const tasks = await this.jsm.streams.info(streamOf('task'))
+    return Boolean(tasks.cluster?.leader)
   }
 }

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import type { StreamInfo } from '@nats-io/jetstream'
 import { DISPATCH_STREAM, ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { MatsMetrics } from '../../src/infra/metrics/mats-metrics.js'
-import { DispatchSourceWatch, SOURCE_SILENT_MS } from '../../consumers/worker/dispatch-source-watch.js'
+import { DispatchSourceWatch, LEADER_SETTLES_MS, SOURCE_SILENT_MS } from '../../consumers/worker/dispatch-source-watch.js'
 import { startClusterServers, streamLeader } from '../helpers/cluster.js'
 import { connectTestInfra, testLog } from '../helpers/service.js'
 import { until } from '../helpers/wait.js'
@@ -22,8 +22,20 @@ async function aReplicatedDispatchStream(t: Test) {
   const metrics = new MatsMetrics()
   const watch = new DispatchSourceWatch(infra.nc, infra.jsm, 5_000, metrics, testLog())
   const read = () => until('the dispatch stream', () => infra.jsm.streams.info(DISPATCH_STREAM).catch(() => undefined), 30_000, 200)
-  const steppedDown = async () => (await metrics.registry.getSingleMetric('mats_dispatch_source_step_downs_total')?.get())?.values[0]?.value ?? 0
-  return { servers, infra, watch, read, steppedDown }
+  const steppedDown = async () => (await metrics.registry.getSingleMetric('mats_dispatch_source_step_downs_total')?.get())?.values.find((v) => v.labels.outcome === 'stepped')?.value ?? 0
+  /** The stream's state once its leader has led long enough to be asked, with a current replica to take over. */
+  const settled = () =>
+    until(
+      'a leader of the dispatch stream settled, with a current replica',
+      async () => {
+        const info = await read()
+        const ledFor = Date.now() - Date.parse(info.cluster?.leader_since ?? '')
+        return ledFor >= LEADER_SETTLES_MS && info.cluster?.replicas?.some((peer) => peer.current && !peer.offline) && info
+      },
+      60_000,
+      500,
+    )
+  return { servers, infra, watch, read, settled, steppedDown }
 }
 
 /** The stream's state as read, with its source last heard `activeNanos` ago. */
@@ -34,10 +46,11 @@ function heard(info: StreamInfo, activeNanos: number): StreamInfo {
 }
 
 t.test('given a replicated dispatch stream whose source has been silent past the threshold, when the watch checks, then another node leads the stream and the step-down is counted', async (t) => {
-  const { servers, infra, watch, read, steppedDown } = await aReplicatedDispatchStream(t)
+  const { servers, infra, watch, settled, steppedDown } = await aReplicatedDispatchStream(t)
+  const info = await settled()
   const leader = await streamLeader(infra, servers.cluster, DISPATCH_STREAM)
 
-  await watch.check(heard(await read(), SILENT_NANOS))
+  await watch.check(heard(info, SILENT_NANOS))
 
   await until(
     'another node to lead the dispatch stream',
@@ -54,11 +67,24 @@ t.test('given a replicated dispatch stream whose source has been silent past the
 })
 
 t.test('given a replicated dispatch stream whose source was heard a second ago, when the watch checks, then its leader stays', async (t) => {
-  const { watch, read, steppedDown } = await aReplicatedDispatchStream(t)
-  const before = await read()
+  const { watch, read, settled, steppedDown } = await aReplicatedDispatchStream(t)
+  const before = await settled()
 
   await watch.check(heard(before, 1_000_000_000))
 
   t.equal(await steppedDown(), 0, 'no step-down asked')
   t.equal((await read()).cluster?.leader, before.cluster?.leader, 'the same node leads')
 })
+
+t.test(
+  'given a silent source on a leader elected a moment ago, when the watch checks, then its leader stays: the leadership moves at most once in LEADER_SETTLES_MS, however many workers watch',
+  async (t) => {
+    const { watch, read, settled, steppedDown } = await aReplicatedDispatchStream(t)
+    const before = await settled()
+
+    await watch.check({ ...heard(before, SILENT_NANOS), cluster: { ...before.cluster, leader_since: new Date().toISOString() } })
+
+    t.equal(await steppedDown(), 0, 'no step-down asked')
+    t.equal((await read()).cluster?.leader, before.cluster?.leader, 'the same node leads')
+  },
+)

@@ -88,7 +88,8 @@ export class MatsMetrics {
 
   private readonly dispatchStepDowns = new Counter({
     name: `${PREFIX}dispatch_source_step_downs_total`,
-    help: "Step-downs of MATS_DISPATCH's leader a worker asked for, its source of TaskCreated silent (ADR 0069)",
+    help: "Step-downs of MATS_DISPATCH's leader a worker asked for, its source of TaskCreated silent (ADR 0069), by outcome: stepped, or refused (no answer, or no leader to step down)",
+    labelNames: ['outcome'],
     registers: [this.registry],
   })
 
@@ -107,8 +108,8 @@ export class MatsMetrics {
     this.httpDuration.observe(labels, seconds)
   }
 
-  dispatchLeaderSteppedDown(): void {
-    this.dispatchStepDowns.inc()
+  dispatchLeaderSteppedDown(outcome: 'stepped' | 'refused'): void {
+    this.dispatchStepDowns.inc({ outcome })
   }
 
   taskCreated(agent: string): void {
