@@ -53,7 +53,7 @@ export class AccountDispatch {
           this.turns.takeTurns(this.deps.room() - this.turns.asked)
           const info = await this.turns.refresh()
           refreshedAt = Date.now()
-          void this.sourceMark.write()
+          void this.sourceMark.write({ read: info })
           void this.sourceWatch.check(info)
         }
         this.turns.takeTurns(this.deps.room() - this.turns.asked)
@@ -75,7 +75,7 @@ export class AccountDispatch {
 
   /** Once the worker's last tasks are acknowledged: a restart right after sources none of them again. */
   async markSource(): Promise<void> {
-    await this.sourceMark.write(true)
+    await this.sourceMark.write('now')
   }
 
   /**

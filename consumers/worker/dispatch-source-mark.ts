@@ -1,11 +1,12 @@
-import type { JetStreamManager, JsMsg } from '@nats-io/jetstream'
+import type { JetStreamManager, JsMsg, StreamInfo } from '@nats-io/jetstream'
 import type { Logger } from 'pino'
 import { advanceDispatchSource, DISPATCH_STREAM, type OpenedDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
 import { logOrigin } from './delivered-task.js'
 
 /**
  * How often a worker moves the dispatch source's start up to what it was delivered, while
- * that moves: three requests to NATS (two reads and a stream update). A restart finding the
+ * that moves: two requests to NATS (nats.js' stream update reads the stream, then updates it),
+ * from the stream's state the turns read anyway. A restart finding the
  * queue empty sources again what was created since the last move (the workers acknowledge
  * those at once: their tasks ended).
  */
@@ -37,19 +38,23 @@ export class DispatchSourceMark {
     if (seq > this.delivered) this.delivered = seq
   }
 
-  /** Writes the mark when it moved and its last write is old enough (or `now`). Never rejects. */
-  write(now = false): Promise<void> {
+  /**
+   * Writes the mark when it moved and its last write is old enough (`read`: the stream's state
+   * the turns just read, once a second), or at once (`now`, on stop). Never rejects.
+   */
+  write(when: { read: StreamInfo } | 'now'): Promise<void> {
     if (this.streamGone || this.delivered <= this.written) return this.writing
-    if (!now && performance.now() - this.writtenAt < SOURCE_MARK_EVERY_MS) return this.writing
+    if (when !== 'now' && performance.now() - this.writtenAt < SOURCE_MARK_EVERY_MS) return this.writing
     this.writtenAt = performance.now()
     const delivered = this.delivered
-    this.writing = this.writing.then(() => this.advance(delivered))
+    const read = when === 'now' ? undefined : when.read
+    this.writing = this.writing.then(() => this.advance(delivered, read))
     return this.writing
   }
 
-  private async advance(delivered: number): Promise<void> {
+  private async advance(delivered: number, read: StreamInfo | undefined): Promise<void> {
     try {
-      const result = await advanceDispatchSource(this.jsm, this.opened, delivered + 1)
+      const result = await advanceDispatchSource(this.jsm, this.opened, delivered + 1, read)
       this.written = Math.max(this.written, delivered)
       if (result !== 'another stream') return
       this.streamGone = true

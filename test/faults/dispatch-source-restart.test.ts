@@ -3,11 +3,10 @@ import t, { type Test } from 'tap'
 import { startNats } from '../../src/infra/local/servers.js'
 import type { AppContext } from '../../src/app-context.js'
 import { advanceDispatchSource, DISPATCH_STREAM, ensureDispatchStream } from '../../src/infra/nats/dispatch-stream.js'
-import { startService, type RunningService } from '../../src/service.js'
 import { ApiClient } from '../helpers/http.js'
 import { aCaller, aSessionBody } from '../helpers/mothers.js'
 import { startServers, type TestServers } from '../helpers/servers.js'
-import { connectTestInfra, testConfig, testLog } from '../helpers/service.js'
+import { connectTestInfra, startTestService } from '../helpers/service.js'
 import { endedTaskIds } from '../helpers/cluster.js'
 import { until } from '../helpers/wait.js'
 
@@ -22,12 +21,7 @@ import { until } from '../helpers/wait.js'
 const ENV = { OFFLINE_AGENT_LATENCY_MS: '0' }
 const TASKS = 20
 
-async function aService(t: Test, servers: TestServers): Promise<RunningService & { url: string }> {
-  const service = await startService(testConfig(servers, ENV), testLog(), new Set(['api', 'worker', 'projector'] as const))
-  t.teardown(() => service.stop())
-  if (!service.url) throw new Error('the api role is not running')
-  return { ...service, url: service.url }
-}
+const aService = (t: Test, servers: TestServers) => startTestService(t, servers, { env: ENV, roles: ['api', 'worker', 'projector'] })
 
 /** Posts `count` tasks and waits until each has ended. */
 async function postAndEnd(api: ApiClient, sessionId: string, infra: AppContext, count: number): Promise<void> {

@@ -1,4 +1,15 @@
-import { AckPolicy, DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream'
+import {
+  AckPolicy,
+  DiscardPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+  type StreamConfig,
+  type StreamInfo,
+  type StreamSource,
+} from '@nats-io/jetstream'
 import type { NatsConnection } from '@nats-io/transport-node'
 import { provisioned } from './provisioning.js'
 import { eventTypeSubjects, streamOf } from './subjects.js'
@@ -51,8 +62,8 @@ function configFor(replicas: number, startSeq: number): Partial<StreamConfig> & 
  */
 export async function ensureDispatchStream(jsm: JetStreamManager, replicas: number, fromLogEnd: boolean): Promise<OpenedDispatchStream> {
   const existing = await lookUp(jsm)
+  if (existing) return { created: await startWithinLog(jsm, existing) }
   const tasks = await provisioned(`look up stream ${TASKS}`, () => jsm.streams.info(TASKS))
-  if (existing) return { created: await startWithinLog(jsm, existing, tasks.state.last_seq) }
   try {
     const made = await provisioned(`create stream ${DISPATCH_STREAM}`, () => jsm.streams.add(configFor(replicas, fromLogEnd ? tasks.state.last_seq + 1 : 1)))
     return { created: made.created }
@@ -70,9 +81,12 @@ export async function ensureDispatchStream(jsm: JetStreamManager, replicas: numb
  * dispatch stream that outlived it: ADR 0068) would skip the tasks created up to it: it goes
  * back to 1, and the workers judge the restored tasks once more. Returns the stream's `created`.
  */
-async function startWithinLog(jsm: JetStreamManager, dispatch: StreamInfo, logLastSeq: number): Promise<string> {
-  const [source, ...others] = dispatch.config.sources ?? []
-  if (!source || others.length > 0 || (source.opt_start_seq ?? 0) <= logLastSeq + 1) return dispatch.created
+async function startWithinLog(jsm: JetStreamManager, dispatch: StreamInfo): Promise<string> {
+  const source = onlySource(dispatch)
+  // A start at 1 (or none) is within any log: the task stream is read only for a start further on.
+  if (!source || (source.opt_start_seq ?? 0) <= 1) return dispatch.created
+  const tasks = await provisioned(`look up stream ${TASKS}`, () => jsm.streams.info(TASKS))
+  if ((source.opt_start_seq ?? 0) <= tasks.state.last_seq + 1) return dispatch.created
   const moved = await provisioned(`move stream ${DISPATCH_STREAM}'s source back`, () => jsm.streams.update(DISPATCH_STREAM, { sources: [{ ...source, opt_start_seq: 1 }] }))
   return moved.created
 }
@@ -80,6 +94,12 @@ async function startWithinLog(jsm: JetStreamManager, dispatch: StreamInfo, logLa
 /** Which dispatch stream a worker opened: one deleted and made again is another (its `created` differs). */
 export interface OpenedDispatchStream {
   readonly created: string
+}
+
+/** The dispatch stream's one source, the task stream's TaskCreated; none for a stream configured otherwise (by hand), which is left alone. */
+function onlySource(dispatch: StreamInfo): StreamSource | undefined {
+  const [source, ...others] = dispatch.config.sources ?? []
+  return others.length > 0 ? undefined : source
 }
 
 async function lookUp(jsm: JetStreamManager): Promise<StreamInfo | null> {
@@ -97,13 +117,14 @@ async function lookUp(jsm: JetStreamManager): Promise<StreamInfo | null> {
  * restart the source then starts at its `opt_start_seq`. Left at 1, the whole log would be
  * sourced again and the workers would judge every task ever created once more: a cost that
  * grows with history (invariant 9). Any sequence a worker was delivered is safe: the server
- * sources in order, so every TaskCreated before it is in the stream already.
+ * sources in order, so every TaskCreated before it is in the stream already. `read`: the
+ * stream's state as just read by the caller, when it has one (no second read).
  */
-export async function advanceDispatchSource(jsm: JetStreamManager, opened: OpenedDispatchStream, nextSeq: number): Promise<'moved' | 'further' | 'another stream'> {
-  const info = await jsm.streams.info(DISPATCH_STREAM)
-  const [source, ...others] = info.config.sources ?? []
+export async function advanceDispatchSource(jsm: JetStreamManager, opened: OpenedDispatchStream, nextSeq: number, read?: StreamInfo): Promise<'moved' | 'further' | 'another stream'> {
+  const info = read ?? (await jsm.streams.info(DISPATCH_STREAM))
+  const source = onlySource(info)
   if (info.created !== opened.created) return 'another stream'
-  if (!source || others.length > 0 || (source.opt_start_seq ?? 0) >= nextSeq) return 'further'
+  if (!source || (source.opt_start_seq ?? 0) >= nextSeq) return 'further'
   const updated = await jsm.streams.update(DISPATCH_STREAM, { sources: [{ ...source, opt_start_seq: nextSeq }] })
   if (updated.created === opened.created) return 'moved'
   // Deleted and made again between the read and the update: this start says nothing of the new one's source.
