@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import type { MatsMetrics } from '../../src/infra/metrics/mats-metrics.js'
 import { stepDownDispatchLeader } from '../../src/infra/nats/dispatch-stream.js'
 import { streamOf } from '../../src/infra/nats/subjects.js'
+import { FRESH_MEMORY, type StepDownLimits, stepDownDue } from './dispatch-source-due.js'
 
 /**
  * How long the dispatch stream's source may go unheard before a worker has the stream's leader
@@ -30,10 +31,7 @@ const ASK_EVERY_MS = 15_000
  * replica is current.
  */
 export class DispatchSourceWatch {
-  private readonly silentMs = SOURCE_SILENT_MS + Math.random() * SILENT_SPREAD_MS
-  /** The leader whose source has not been heard since it took over, and since when. */
-  private unheard: { leader: string; since: number } | null = null
-  private askedAt = Number.NEGATIVE_INFINITY
+  private memory = FRESH_MEMORY
   private asking = false
   private stopped = false
 
@@ -43,6 +41,11 @@ export class DispatchSourceWatch {
     private readonly timeoutMs: number,
     private readonly metrics: Pick<MatsMetrics, 'dispatchLeaderSteppedDown'>,
     private readonly log: Logger,
+    private readonly limits: StepDownLimits = {
+      silentMs: SOURCE_SILENT_MS + Math.random() * SILENT_SPREAD_MS,
+      leaderSettlesMs: LEADER_SETTLES_MS,
+      askEveryMs: ASK_EVERY_MS,
+    },
   ) {}
 
   /** The dispatch stream's state as the turns read it, once a second. Never rejects. */
@@ -51,7 +54,7 @@ export class DispatchSourceWatch {
     this.asking = true
     try {
       if (!(await this.tasksLed())) return
-      this.askedAt = performance.now()
+      this.memory = { ...this.memory, askedAt: performance.now() }
       const source = info.sources?.[0]
       this.log.warn(
         { leader: info.cluster?.leader, activeNs: source?.active, lag: source?.lag, error: source?.error?.description },
@@ -72,25 +75,10 @@ export class DispatchSourceWatch {
     this.stopped = true
   }
 
-  /** Silent long enough, on a leader that has led long enough, with a current replica to take over, and this worker's last ask long enough ago. */
   private due(info: StreamInfo): boolean {
-    const cluster = info.cluster
-    const source = info.sources?.[0]
-    // One server: no other replica to take over, and nothing loses the source there but a restart, which sets it up again.
-    if (!cluster?.leader || !source || !cluster.replicas?.some((peer) => peer.current && !peer.offline)) return false
-    const ledFor = cluster.leader_since ? Date.now() - Date.parse(cluster.leader_since) : 0
-    const now = performance.now()
-    return this.silentFor(cluster.leader, source.active) >= this.silentMs && ledFor >= LEADER_SETTLES_MS && now - this.askedAt >= ASK_EVERY_MS
-  }
-
-  /** How long the source has gone unheard: `active` says, or, never heard (-1), since this leader was first seen so. */
-  private silentFor(leader: string, activeNanos: number): number {
-    if (activeNanos >= 0) {
-      this.unheard = null
-      return activeNanos / 1e6
-    }
-    if (this.unheard?.leader !== leader) this.unheard = { leader, since: performance.now() }
-    return performance.now() - this.unheard.since
+    const { due, memory } = stepDownDue(info, this.memory, { monotonicMs: performance.now(), wallMs: Date.now() }, this.limits)
+    this.memory = memory
+    return due
   }
 
   /** Whether the task stream has a leader: without one, a new dispatch leader could not set the source up either. */
