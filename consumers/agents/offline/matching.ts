@@ -38,84 +38,104 @@ function once<K, V>(compute: (key: K) => V): (key: K) => V {
 
 /** Words of the agent's own type and name, e.g. "paid" and "media" for the Paid Media Specialist. */
 const identityWords = once((typeAndName: string) => new Set(wordsOf(typeAndName.replace(/-/g, ' '))))
-// By type and name, not by object: the supervisor scores a copy of itself without its delegation subspecialty.
-const identityOf = (agent: Agent): ReadonlySet<string> => identityWords(`${agent.type} ${agent.name}`)
 
 const agentKeywordsOf = once((type: AgentType) => new Set(wordsOf(PLAYBOOKS[type].keywords.join(' '))))
+
+interface Phrase {
+  readonly words: readonly string[]
+  /** As it reads in a brief's text (space-delimited). */
+  readonly text: string
+}
 
 interface Vocabulary {
   /** Words of the id, name and playbook keywords. */
   readonly strong: ReadonlySet<string>
   /** Words of the description. */
   readonly weak: ReadonlySet<string>
-  /** The multi-word id and name, as words, and as they read in a brief's text (space-delimited). */
-  readonly phrases: readonly { readonly words: readonly string[]; readonly text: string }[]
+  /** The multi-word id and name. */
+  readonly phrases: readonly Phrase[]
 }
 
-/**
- * Keyed by the catalogue's own subspecialty objects, which every copy of an agent shares: each
- * agent's are its own (catalogue.ts freezes a copy of each), so the object says the type too.
- */
-const vocabularies = new WeakMap<Subspecialty, Vocabulary>()
-
-function vocabulary(type: AgentType, sub: Subspecialty): Vocabulary {
-  let known = vocabularies.get(sub)
-  if (!known) {
-    const keywords = subspecialtyPlaybook(type, sub.id)?.keywords ?? []
-    known = {
-      strong: new Set(wordsOf(`${sub.id.replace(/-/g, ' ')} ${sub.name} ${keywords.join(' ')}`)),
-      weak: new Set(wordsOf(sub.description)),
-      phrases: [sub.id.replace(/-/g, ' '), sub.name]
-        .map(wordsOf)
-        .filter((words) => words.length > 1)
-        .map((words) => ({ words, text: ` ${words.join(' ')} ` })),
-    }
-    vocabularies.set(sub, known)
+function vocabularyOf(type: AgentType, sub: Subspecialty): Vocabulary {
+  const keywords = subspecialtyPlaybook(type, sub.id)?.keywords ?? []
+  return {
+    strong: new Set(wordsOf(`${sub.id.replace(/-/g, ' ')} ${sub.name} ${keywords.join(' ')}`)),
+    weak: new Set(wordsOf(sub.description)),
+    phrases: [sub.id.replace(/-/g, ' '), sub.name]
+      .map(wordsOf)
+      .filter((words) => words.length > 1)
+      .map((words) => ({ words, text: ` ${words.join(' ')} ` })),
   }
-  return known
 }
 
-/** The words of a multi-word id or name of the subspecialty that the brief says word for word. */
-function phraseIn(type: AgentType, sub: Subspecialty, briefText: string): readonly string[] {
-  return vocabulary(type, sub).phrases.find((phrase) => briefText.includes(phrase.text))?.words ?? []
+/** Where a word of a brief scores among an agent's subspecialties: by position, and how much. */
+interface Hit {
+  readonly at: number
+  readonly points: number
 }
 
-function scoreSubspecialty(type: AgentType, sub: Subspecialty, brief: readonly Term[]): SubspecialtyPick {
-  const { strong, weak } = vocabulary(type, sub)
-  let score = 0
-  const matched: Term[] = []
-  for (const term of brief) {
-    const points = strong.has(term.key) ? STRONG : weak.has(term.key) ? WEAK : 0
-    if (points > 0) matched.push(term)
-    score += points
-  }
-  return { subspecialty: sub, score, matched }
+/** An agent's vocabularies turned around, so that a brief is scored in one lookup a word. */
+interface AgentIndex {
+  readonly identity: ReadonlySet<string>
+  readonly hits: ReadonlyMap<string, readonly Hit[]>
+  /** Each subspecialty's phrases, by position. */
+  readonly phrases: readonly (readonly Phrase[])[]
 }
 
-/** Every subspecialty of the agent with its score, best first, ties in catalogue order. */
-export function rankSubspecialties(agent: Agent, brief: readonly Term[]): SubspecialtyPick[] {
-  const identity = identityOf(agent)
-  const specific = brief.filter((term) => !identity.has(term.key))
-  const briefText = ` ${brief.map((term) => term.key).join(' ')} `
-  return agent.subspecialties
-    .map((sub, index) => {
-      const pick = scoreSubspecialty(agent.type, sub, specific)
-      const phrase = phraseIn(agent.type, sub, briefText)
-      if (phrase.length === 0) return { pick, index }
-      const matched = brief.filter((term) => pick.matched.includes(term) || phrase.includes(term.key))
-      return { pick: { ...pick, score: pick.score + PHRASE, matched }, index }
+/** By agent object: the catalogue's are frozen singletons, and the supervisor keeps its one planning copy (supervisor.ts). */
+const indexes = new WeakMap<Agent, AgentIndex>()
+const NO_HITS: readonly Hit[] = []
+
+function indexOf(agent: Agent): AgentIndex {
+  let index = indexes.get(agent)
+  if (index === undefined) {
+    const vocabularies = agent.subspecialties.map((sub) => vocabularyOf(agent.type, sub))
+    const hits = new Map<string, Hit[]>()
+    vocabularies.forEach(({ strong, weak }, at) => {
+      for (const word of new Set([...strong, ...weak])) hits.set(word, [...(hits.get(word) ?? []), { at, points: strong.has(word) ? STRONG : WEAK }])
     })
-    .sort((a, b) => b.pick.score - a.pick.score || a.index - b.index)
-    .map(({ pick }) => pick)
+    index = { identity: identityWords(`${agent.type} ${agent.name}`), hits, phrases: vocabularies.map((vocabulary) => vocabulary.phrases) }
+    indexes.set(agent, index)
+  }
+  return index
+}
+
+const NOTHING_MATCHED: readonly Term[] = Object.freeze([])
+
+/**
+ * Every subspecialty of the agent with its score, best first, ties in catalogue order. The brief's
+ * words but the agent's identity words score by the vocabulary; a multi-word id or name said word
+ * for word adds PHRASE, and its words count as matched too.
+ */
+export function rankSubspecialties(agent: Agent, brief: readonly Term[]): SubspecialtyPick[] {
+  const { identity, hits, phrases } = indexOf(agent)
+  const scores = agent.subspecialties.map((): { score: number; matched: Term[] } => ({ score: 0, matched: [] }))
+  for (const term of brief) {
+    if (identity.has(term.key)) continue
+    for (const hit of hits.get(term.key) ?? NO_HITS) {
+      const scored = scores[hit.at]
+      if (scored === undefined) continue
+      scored.score += hit.points
+      scored.matched.push(term)
+    }
+  }
+  const briefText = ` ${brief.map((term) => term.key).join(' ')} `
+  const picks = agent.subspecialties.map((subspecialty, at): SubspecialtyPick => {
+    const { score, matched } = scores[at] ?? { score: 0, matched: [] }
+    const phrase = phrases[at]?.find((candidate) => briefText.includes(candidate.text))
+    if (phrase === undefined) return { subspecialty, score, matched }
+    return { subspecialty, score: score + PHRASE, matched: brief.filter((term) => matched.includes(term) || phrase.words.includes(term.key)) }
+  })
+  // Array.prototype.sort is stable: equal scores keep catalogue order.
+  return picks.sort((a, b) => b.score - a.score)
 }
 
 /**
- * The subspecialties to cover: the matched ones (at most `max`, and with `focused` only those
- * scoring at least half the best); when fewer than `min` matched, topped up with the agent's
- * first subspecialties; when none matched, the first `max`.
+ * The subspecialties to cover, from the agent's ranking for a brief: the matched ones (at most
+ * `max`, and with `focused` only those scoring at least half the best); when fewer than `min`
+ * matched, topped up with the agent's first subspecialties; when none matched, the first `max`.
  */
-export function pickSubspecialties(agent: Agent, brief: readonly Term[], max: number, min: number, focused = false): SubspecialtyPick[] {
-  const ranked = rankSubspecialties(agent, brief)
+export function chooseSubspecialties(agent: Agent, ranked: readonly SubspecialtyPick[], max: number, min: number, focused = false): SubspecialtyPick[] {
   const top = ranked[0]?.score ?? 0
   const matched = ranked.filter((pick) => pick.score > 0 && (!focused || pick.score * 2 >= top)).slice(0, max)
   const wanted = matched.length === 0 ? max : min
@@ -123,19 +143,26 @@ export function pickSubspecialties(agent: Agent, brief: readonly Term[], max: nu
   const fallback = agent.subspecialties
     .filter((sub) => !chosen.has(sub.id))
     .slice(0, Math.max(0, wanted - matched.length))
-    .map((subspecialty) => ({ subspecialty, score: 0, matched: [] }))
+    .map((subspecialty) => ({ subspecialty, score: 0, matched: NOTHING_MATCHED }))
   return [...matched, ...fallback]
+}
+
+/** chooseSubspecialties from the agent's ranking for `brief`. */
+export function pickSubspecialties(agent: Agent, brief: readonly Term[], max: number, min: number, focused = false): SubspecialtyPick[] {
+  return chooseSubspecialties(agent, rankSubspecialties(agent, brief), max, min, focused)
 }
 
 export interface SpecialistPick {
   readonly agent: Agent
   readonly score: number
   readonly matched: readonly Term[]
+  /** The specialist's subspecialties ranked for the brief: its section in the plan picks from them. */
+  readonly ranked: readonly SubspecialtyPick[]
 }
 
 /** How strongly a brief calls for a specialist: agent-level words plus its two best subspecialties. */
 export function scoreSpecialist(agent: Agent, brief: readonly Term[]): SpecialistPick {
-  const identity = identityOf(agent)
+  const { identity } = indexOf(agent)
   const keywords = agentKeywordsOf(agent.type)
   const ranked = rankSubspecialties(agent, brief)
   const matched = new Set<Term>()
@@ -149,7 +176,7 @@ export function scoreSpecialist(agent: Agent, brief: readonly Term[]): Specialis
     score += pick.score
     for (const term of pick.matched) matched.add(term)
   }
-  return { agent, score, matched: brief.filter((term) => matched.has(term)) }
+  return { agent, score, matched: brief.filter((term) => matched.has(term)), ranked }
 }
 
 export const FALLBACK_SPECIALISTS: readonly AgentType[] = ['paid-media', 'seo', 'email-marketing']
@@ -159,17 +186,15 @@ export const FALLBACK_SPECIALISTS: readonly AgentType[] = ['paid-media', 'seo', 
  * in the order given). With none matched, all of FALLBACK_SPECIALISTS; with one, topped up from it.
  */
 export function pickSpecialists(specialists: readonly Agent[], brief: readonly Term[], max = 4, min = 2): SpecialistPick[] {
-  const ranked = specialists
-    .map((agent, index) => ({ pick: scoreSpecialist(agent, brief), index }))
-    .sort((a, b) => b.pick.score - a.pick.score || a.index - b.index)
-    .map(({ pick }) => pick)
+  // Array.prototype.sort is stable: equal scores keep the order given.
+  const ranked = specialists.map((agent) => scoreSpecialist(agent, brief)).sort((a, b) => b.score - a.score)
   const best = ranked[0]?.score ?? 0
   const chosen = ranked.filter((pick) => pick.score > 0 && pick.score * 2 >= best).slice(0, max)
   const wanted = chosen.length === 0 ? FALLBACK_SPECIALISTS.length : min
   for (const type of FALLBACK_SPECIALISTS) {
     if (chosen.length >= wanted) break
-    const agent = specialists.find((candidate) => candidate.type === type)
-    if (agent !== undefined && !chosen.some((pick) => pick.agent.type === type)) chosen.push({ agent, score: 0, matched: [] })
+    const scored = ranked.find((pick) => pick.agent.type === type)
+    if (scored !== undefined && !chosen.some((pick) => pick.agent.type === type)) chosen.push({ ...scored, score: 0, matched: NOTHING_MATCHED })
   }
   return chosen
 }

@@ -2,7 +2,7 @@
 import type { Agent } from '../../../src/domain/agents/catalogue.js'
 import type { AgentRunRequest } from '../provider.js'
 import { briefSection, contextSection, header, nextStepsSection } from './document.js'
-import { pickSubspecialties, type SubspecialtyPick } from './matching.js'
+import { chooseSubspecialties, pickSubspecialties, type SpecialistPick, type SubspecialtyPick } from './matching.js'
 import { PLAYBOOKS, subspecialtyPlaybook } from './playbooks/index.js'
 import { type CompanyContext, contextOf, fill, termsOf } from './text.js'
 
@@ -86,8 +86,9 @@ export function buildSpecialistDocument(request: AgentRunRequest): string {
 export const IN_PLAN: Depth = { heading: '###', maxSubspecialties: 2, minSubspecialties: 1, maxActions: 3, focused: true }
 
 /** A specialist's section inside the supervisor's plan, headed with the specialist's name. */
-export function buildSpecialistSection(agent: Agent, instruction: string, ctx: CompanyContext): { lines: string[]; deliverables: string[] } {
-  const picks = picksFor(agent, instruction, IN_PLAN)
+export function buildSpecialistSection(specialist: SpecialistPick, ctx: CompanyContext): { lines: string[]; deliverables: string[] } {
+  const { agent } = specialist
+  const picks = chooseSubspecialties(agent, specialist.ranked, IN_PLAN.maxSubspecialties, IN_PLAN.minSubspecialties, IN_PLAN.focused)
   const playbook = PLAYBOOKS[agent.type]
   const kpis = playbook.kpis.slice(0, 3).map((kpi) => fill(kpi, ctx))
   const lines = [`## ${agent.name}`, '', `_Role in this plan: ${fill(playbook.role, ctx)}._`, '', ...approachLines(agent, picks, ctx, IN_PLAN), `**KPIs:** ${kpis.join('; ')}.`, '']

@@ -1,5 +1,5 @@
 /** The growth marketer's deliverable: a short growth plan composed from the relevant specialists. */
-import { findAgent, SPECIALIST_TYPES } from '../../../src/domain/agents/catalogue.js'
+import { type Agent, findAgent, SPECIALIST_TYPES } from '../../../src/domain/agents/catalogue.js'
 import type { AgentRunRequest } from '../provider.js'
 import { type Approval, briefSection, contextSection, header, nextStepsSection } from './document.js'
 import { pickSpecialists, pickSubspecialties, type SpecialistPick } from './matching.js'
@@ -64,11 +64,22 @@ function planSection(picks: readonly SpecialistPick[], brief: readonly Term[], c
   ]
 }
 
+/** The supervisor without its delegation subspecialty, which it plans with: one per agent, so that matching indexes it once. */
+const planningCopies = new WeakMap<Agent, Agent>()
+function planningCopyOf(agent: Agent): Agent {
+  let planning = planningCopies.get(agent)
+  if (planning === undefined) {
+    planning = Object.freeze({ ...agent, subspecialties: agent.subspecialties.filter((sub) => sub.id !== DELEGATION) })
+    planningCopies.set(agent, planning)
+  }
+  return planning
+}
+
 /** The supervisor's own relevant subspecialties; delegation is stated once, not as actions. */
-function ownFocus(request: AgentRunRequest, specialists: number, ctx: CompanyContext): { lines: string[]; deliverables: string[] } {
-  const { agent, task } = request
-  const planning = { ...agent, subspecialties: agent.subspecialties.filter((sub) => sub.id !== DELEGATION) }
-  const picks = pickSubspecialties(planning, termsOf(task.instruction), OWN.maxSubspecialties, OWN.minSubspecialties, OWN.focused)
+function ownFocus(request: AgentRunRequest, brief: readonly Term[], specialists: number, ctx: CompanyContext): { lines: string[]; deliverables: string[] } {
+  const { agent } = request
+  const planning = planningCopyOf(agent)
+  const picks = pickSubspecialties(planning, brief, OWN.maxSubspecialties, OWN.minSubspecialties, OWN.focused)
   const delegation = agent.subspecialties.find((sub) => sub.id === DELEGATION)
   const lines = [`### ${agent.name} focus`, '', ...approachLines(agent, picks, ctx, OWN)]
   if (delegation !== undefined) {
@@ -83,8 +94,8 @@ export function buildSupervisorDocument(request: AgentRunRequest): string {
   const ctx = contextOf(session)
   const brief = termsOf(task.instruction)
   const picks = pickSpecialists(SPECIALIST_TYPES.map(findAgent), brief)
-  const own = ownFocus(request, picks.length, ctx)
-  const sections = picks.map((pick) => ({ pick, ...buildSpecialistSection(pick.agent, task.instruction, ctx) }))
+  const own = ownFocus(request, brief, picks.length, ctx)
+  const sections = picks.map((pick) => ({ pick, ...buildSpecialistSection(pick, ctx) }))
   const approvals: Approval[] = [
     ...PLAYBOOKS[request.agent.type].approvals.map((action) => ({ owner: request.agent.name, action: fill(action, ctx) })),
     ...picks.map((pick) => ({ owner: pick.agent.name, action: fill(PLAYBOOKS[pick.agent.type].approvals[0] ?? 'Any live change', ctx) })),

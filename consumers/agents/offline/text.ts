@@ -69,9 +69,26 @@ export function contextOf(session: AgentRunRequest['session']): CompanyContext {
   }
 }
 
+type Placeholder = 'company' | 'site' | 'industry' | 'audience'
+const PLACEHOLDER = /\{(company|site|industry|audience)\}/
+const isPlaceholder = (name: string | undefined): name is Placeholder => name === 'company' || name === 'site' || name === 'industry' || name === 'audience'
+/** Playbook templates split at their placeholders (text, name, text, …): a run fills some forty. Bounded, should a caller pass text of its own. */
+const splitTemplates = new Map<string, readonly string[]>()
+const MAX_SPLIT_TEMPLATES = 4096
+
 /** Fills `{company}`, `{site}`, `{industry}` and `{audience}` in a playbook template. */
 export function fill(template: string, ctx: CompanyContext): string {
-  return template.replace(/\{(company|site|industry|audience)\}/g, (_match, key: 'company' | 'site' | 'industry' | 'audience') => ctx[key])
+  let pieces = splitTemplates.get(template)
+  if (pieces === undefined) {
+    pieces = template.split(PLACEHOLDER)
+    if (splitTemplates.size < MAX_SPLIT_TEMPLATES) splitTemplates.set(template, pieces)
+  }
+  let filled = pieces[0] ?? ''
+  for (let i = 1; i < pieces.length; i += 2) {
+    const name = pieces[i]
+    filled += (isPlaceholder(name) ? ctx[name] : '') + (pieces[i + 1] ?? '')
+  }
+  return filled
 }
 
 /** A Markdown block quote of arbitrary text, one quoted line per input line. */
