@@ -14,19 +14,22 @@ export interface LogOrigin {
   readonly subject: string
 }
 
+/** What of a delivered message tells where the log has it. */
+export type Delivery = Pick<JsMsg, 'seq' | 'subject' | 'headers'> & { readonly info: Pick<JsMsg['info'], 'stream'> }
+
 /**
  * The log's message a delivery is: itself when read from the task stream, or, from the
- * dispatch stream (ADR 0052), the one its `Nats-Stream-Source` header names
- * (`<stream> <seq> <filter> <transform> <subject>`, as nats-server 2.10+ writes it). Null when
- * a dispatch message lacks it (not sourced by the server: someone published it by hand).
+ * dispatch stream (ADR 0052), the one its `Nats-Stream-Source` header names. nats-server
+ * 2.10–2.13 write `<stream> <seq> <filter> <transform> <subject>`; 2.14+ add the source's
+ * identity after the subject (another for a stream made again). Null when a dispatch message
+ * lacks it (not sourced by the server: someone published it by hand).
  */
-export function logOrigin(msg: JsMsg): LogOrigin | null {
+export function logOrigin(msg: Delivery): LogOrigin | null {
   if (msg.info.stream !== DISPATCH_STREAM) return { stream: msg.info.stream, seq: msg.seq, subject: msg.subject }
-  const parts = msg.headers?.get('Nats-Stream-Source').split(' ') ?? []
-  const seq = Number(parts[1])
-  const subject = parts.at(-1)
-  if (parts.length < 3 || !Number.isSafeInteger(seq) || seq < 1 || !subject) return null
-  return { stream: parts[0]?.split(':')[0] ?? '', seq, subject }
+  const [stream = '', seqText, , , subject] = msg.headers?.get('Nats-Stream-Source').split(' ') ?? []
+  const seq = Number(seqText)
+  if (!Number.isSafeInteger(seq) || seq < 1 || !subject) return null
+  return { stream: stream.split(':')[0] ?? '', seq, subject }
 }
 
 /**
