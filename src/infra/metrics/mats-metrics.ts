@@ -75,7 +75,7 @@ export class MatsMetrics {
   })
   private readonly batchResends = new Counter({
     name: `${PREFIX}event_store_batch_resends_total`,
-    help: 'Atomic batches the server refused for lack of room (10176: its open batches at their limit) and this process sent again, by stream',
+    help: 'Atomic batches the server refused for lack of room (10176, or 10210 on nats-server 2.14+: its open batches at their limit) and this process sent again, by stream',
     labelNames: ['stream'],
     registers: [this.registry],
   })

@@ -21,23 +21,27 @@ export interface BatchAck {
 export const MAX_BATCH_MESSAGES = 1000
 
 /**
- * nats-server 2.12's default number of atomic batches open at once on one stream, all clients
- * together (`jetstream { limits { batch { max_inflight_per_stream } } }`): the next batch's first
- * message is refused as incomplete (10176). Pinned by test/integration/atomic-batch.test.ts.
+ * nats-server's default number of atomic batches open at once on one stream, all clients
+ * together (`jetstream { limits { batch { max_inflight_per_stream } } }`): the first message of
+ * the next batch is refused (REFUSED_WHOLE). Pinned by test/integration/atomic-batch.test.ts.
  */
 export const SERVER_BATCHES_PER_STREAM = 50
 
-const BATCH_INCOMPLETE = 10176
-
 /**
- * 10176 "atomic publish batch is incomplete": too many batches open on the stream (or on the
- * server), a message of the batch missing, or the batch abandoned after 10 s. Whichever, the
- * server has dropped the batch before applying any of it (nats-server 2.12.15 stream.go: every
- * such answer comes before the commit is applied or proposed): nothing of it is stored, and the
- * same messages may be sent again as a new batch.
+ * The answers by which nats-server refuses a batch before applying any of it, so that nothing of
+ * it is stored and the same messages may be sent again as a new batch:
+ * - 10176 "atomic publish batch is incomplete": on nats-server 2.12–2.13, too many batches open
+ *   on the stream (or on the server); on every version, a message of the batch missing, or the
+ *   batch abandoned after 10 s (2.12.15 stream.go: every such answer comes before the commit is
+ *   applied or proposed);
+ * - 10210 "atomic publish too many inflight": on 2.14+, too many batches open, said apart (2.15.2
+ *   stream.go: at the batch's first message, before it is opened).
  */
-export function isBatchIncomplete(err: unknown): boolean {
-  return err instanceof JetStreamApiError && err.code === BATCH_INCOMPLETE
+const REFUSED_WHOLE: ReadonlySet<number> = new Set([10176, 10210])
+
+/** Whether the server refused the batch whole (REFUSED_WHOLE): nothing of it is stored. */
+export function isBatchRefusedWhole(err: unknown): boolean {
+  return err instanceof JetStreamApiError && REFUSED_WHOLE.has(err.code)
 }
 
 /**

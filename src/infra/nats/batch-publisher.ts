@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node'
-import { isBatchIncomplete, publishAtomically, type BatchAck, type BatchMessage } from './atomic-batch.js'
+import { isBatchRefusedWhole, publishAtomically, type BatchAck, type BatchMessage } from './atomic-batch.js'
 import { BatchSlots, type SlotObserver } from './batch-slots.js'
 
 /** The longest pause between two tries of a batch the server refused for lack of room. */
@@ -7,13 +7,13 @@ const MAX_PAUSE_MS = 50
 
 /** Told of the slots' waits and of the batches sent again (MatsMetrics, docs/operations.md#metrics). */
 export interface BatchObserver extends SlotObserver {
-  /** A batch the server refused for lack of room (10176), sent again. */
+  /** A batch the server refused for lack of room (REFUSED_WHOLE), sent again. */
   resent(stream: string): void
 }
 
 /**
  * Atomic batches within deadlines (ADR 0034): at most `batchesPerStream` of this process open
- * on a stream at once (BatchSlots), and a batch the server refuses as incomplete (10176: the
+ * on a stream at once (BatchSlots), and a batch the server refuses whole (REFUSED_WHOLE: the
  * stream's or the server's open batches are at their limit, other processes' included) sent
  * again as a new batch until its deadline. Sending it again is safe: the server dropped the
  * refused batch whole, so the same `Nats-Msg-Id`s are not in its duplicate window, and the
@@ -48,7 +48,7 @@ export class BatchPublisher {
       } catch (err) {
         // Spread out: the batches refused together would otherwise come back together.
         const pause = Math.random() * Math.min(MAX_PAUSE_MS, 5 * attempt)
-        if (!isBatchIncomplete(err) || Date.now() + pause >= deadline) throw err
+        if (!isBatchRefusedWhole(err) || Date.now() + pause >= deadline) throw err
         await new Promise((resolve) => setTimeout(resolve, pause))
         this.observer?.resent(stream)
       }
