@@ -20,8 +20,9 @@ export type Delivery = Pick<JsMsg, 'seq' | 'subject' | 'headers'> & { readonly i
 /**
  * The log's message a delivery is: itself when read from the task stream, or, from the
  * dispatch stream (ADR 0052), the one its `Nats-Stream-Source` header names. nats-server
- * 2.10–2.13 write `<stream> <seq> <filter> <transform> <subject>`; 2.14+ add the source's
- * identity after the subject (another for a stream made again). Null when a dispatch message
+ * 2.10–2.14 write `<stream> <seq> <filter> <transform> <subject>` (`>` for no filter or no
+ * transform); 2.15+ add the source's identity after the subject (another for a stream made
+ * again). Null when a dispatch message
  * lacks it (not sourced by the server: someone published it by hand).
  */
 export function logOrigin(msg: Delivery): LogOrigin | null {

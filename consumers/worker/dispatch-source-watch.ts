@@ -31,6 +31,11 @@ const ASK_EVERY_MS = 15_000
  * replica is current.
  */
 export class DispatchSourceWatch {
+  private readonly limits: StepDownLimits = {
+    silentMs: SOURCE_SILENT_MS + Math.random() * SILENT_SPREAD_MS,
+    leaderSettlesMs: LEADER_SETTLES_MS,
+    askEveryMs: ASK_EVERY_MS,
+  }
   private memory = FRESH_MEMORY
   private asking = false
   private stopped = false
@@ -41,11 +46,6 @@ export class DispatchSourceWatch {
     private readonly timeoutMs: number,
     private readonly metrics: Pick<MatsMetrics, 'dispatchLeaderSteppedDown'>,
     private readonly log: Logger,
-    private readonly limits: StepDownLimits = {
-      silentMs: SOURCE_SILENT_MS + Math.random() * SILENT_SPREAD_MS,
-      leaderSettlesMs: LEADER_SETTLES_MS,
-      askEveryMs: ASK_EVERY_MS,
-    },
   ) {}
 
   /** The dispatch stream's state as the turns read it, once a second. Never rejects. */

@@ -10,14 +10,16 @@ const SEC = 1_000
 const NANOS_PER_MS = 1_000_000
 
 /** A replicated dispatch stream as read: its leader `n1` has led `ledForMs`, `n2` is current, its source last heard `activeMs` ago (-1: never). */
-function aStream(options: { activeMs?: number; ledForMs?: number; leader?: string; currentReplica?: boolean; source?: boolean } = {}): Pick<StreamInfo, 'cluster' | 'sources'> {
-  const { activeMs = 0, ledForMs = 60 * SEC, leader = 'n1', currentReplica = true, source = true } = options
+function aStream(
+  options: { activeMs?: number; ledForMs?: number | null; leader?: string; currentReplica?: boolean; currentOffline?: boolean; source?: boolean } = {},
+): Pick<StreamInfo, 'cluster' | 'sources'> {
+  const { activeMs = 0, ledForMs = 60 * SEC, leader = 'n1', currentReplica = true, currentOffline = false, source = true } = options
   return {
     cluster: {
       leader,
-      leader_since: new Date(WALL - ledForMs).toISOString(),
+      ...(ledForMs === null ? {} : { leader_since: new Date(WALL - ledForMs).toISOString() }),
       replicas: [
-        { name: 'n2', current: currentReplica, active: 0, offline: false, lag: 0 },
+        { name: 'n2', current: currentReplica, active: 0, offline: currentOffline, lag: 0 },
         { name: 'n3', current: false, active: 0, offline: true, lag: 0 },
       ],
     },
@@ -44,6 +46,11 @@ t.test('given a silent source, when no other replica is current, or there is no 
   t.equal(stepDownDue(aStream({ activeMs: 60 * SEC, currentReplica: false }), FRESH_MEMORY, at(100 * SEC), LIMITS).due, false, 'no current replica')
   t.equal(stepDownDue(aStream({ activeMs: 60 * SEC, source: false }), FRESH_MEMORY, at(100 * SEC), LIMITS).due, false, 'no source')
   t.equal(stepDownDue(aStream({ activeMs: 60 * SEC, leader: '' }), FRESH_MEMORY, at(100 * SEC), LIMITS).due, false, 'no leader')
+  t.equal(stepDownDue(aStream({ activeMs: 60 * SEC, currentOffline: true }), FRESH_MEMORY, at(100 * SEC), LIMITS).due, false, 'the current replica offline')
+})
+
+t.test('given a silent source, when the server does not say since when its leader leads, then it is taken as just elected: no step-down is due', async (t) => {
+  t.equal(stepDownDue(aStream({ activeMs: 60 * SEC, ledForMs: null }), FRESH_MEMORY, at(100 * SEC), LIMITS).due, false)
 })
 
 t.test('given this worker asked recently, when the source is still silent, then it asks again only after askEveryMs', async (t) => {

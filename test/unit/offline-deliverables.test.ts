@@ -4,12 +4,19 @@ import { buildDeliverable } from '../../consumers/agents/offline/deliverable.js'
 import type { AgentRunRequest } from '../../consumers/agents/provider.js'
 import { AGENTS } from '../../src/domain/agents/catalogue.js'
 
-/** Briefs that exercise the matching: several agents named, a subspecialty named word for word, none at all. */
+/**
+ * Briefs that exercise the matching: several agents named, a subspecialty named word for word, none
+ * at all, a word said again, an agent's own words inside a subspecialty's name, one specialist
+ * matched and the plan topped up with others that score.
+ */
 const BRIEFS = {
   launch: 'Launch our new product with SEO content and a paid social campaign',
   vague: 'Overhead brief r1-7: plan the launch posts',
   nurture: 'Email nurture sequence for churned users, with A/B subject lines and paid search retargeting',
   empty: '',
+  repeated: 'SEO audit, SEO content and an SEO report: SEO first',
+  identityInPhrase: 'Paid media plan: paid social and paid search, with email marketing automation',
+  toppedUp: 'Influencer creator outreach programme, with retargeting of the creators\' audiences',
 }
 const session: AgentRunRequest['session'] = {
   name: 'Spring launch',

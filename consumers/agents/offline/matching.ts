@@ -77,9 +77,10 @@ interface Hit {
 /** An agent's vocabularies turned around, so that a brief is scored in one lookup a word. */
 interface AgentIndex {
   readonly identity: ReadonlySet<string>
+  /** The agent's subspecialties as indexed, in catalogue order, each with its multi-word id and name. */
+  readonly entries: readonly { readonly subspecialty: Subspecialty; readonly phrases: readonly Phrase[] }[]
+  /** For each word, the entries (by position) whose vocabulary holds it, and how much it scores there. */
   readonly hits: ReadonlyMap<string, readonly Hit[]>
-  /** Each subspecialty's phrases, by position. */
-  readonly phrases: readonly (readonly Phrase[])[]
 }
 
 /** By agent object: the catalogue's are frozen singletons, and the supervisor keeps its one planning copy (supervisor.ts). */
@@ -89,12 +90,18 @@ const NO_HITS: readonly Hit[] = []
 function indexOf(agent: Agent): AgentIndex {
   let index = indexes.get(agent)
   if (index === undefined) {
-    const vocabularies = agent.subspecialties.map((sub) => vocabularyOf(agent.type, sub))
+    const vocabularies = agent.subspecialties.map((subspecialty) => ({ subspecialty, ...vocabularyOf(agent.type, subspecialty) }))
     const hits = new Map<string, Hit[]>()
     vocabularies.forEach(({ strong, weak }, at) => {
-      for (const word of new Set([...strong, ...weak])) hits.set(word, [...(hits.get(word) ?? []), { at, points: strong.has(word) ? STRONG : WEAK }])
+      for (const word of new Set([...strong, ...weak])) {
+        const hit = { at, points: strong.has(word) ? STRONG : WEAK }
+        const known = hits.get(word)
+        if (known) known.push(hit)
+        else hits.set(word, [hit])
+      }
     })
-    index = { identity: identityWords(`${agent.type} ${agent.name}`), hits, phrases: vocabularies.map((vocabulary) => vocabulary.phrases) }
+    const entries = vocabularies.map(({ subspecialty, phrases }) => ({ subspecialty, phrases }))
+    index = { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits }
     indexes.set(agent, index)
   }
   return index
@@ -108,21 +115,20 @@ const NOTHING_MATCHED: readonly Term[] = Object.freeze([])
  * for word adds PHRASE, and its words count as matched too.
  */
 export function rankSubspecialties(agent: Agent, brief: readonly Term[]): SubspecialtyPick[] {
-  const { identity, hits, phrases } = indexOf(agent)
-  const scores = agent.subspecialties.map((): { score: number; matched: Term[] } => ({ score: 0, matched: [] }))
+  const { identity, entries, hits } = indexOf(agent)
+  const scored = entries.map((entry) => ({ ...entry, score: 0, matched: [] as Term[] }))
   for (const term of brief) {
     if (identity.has(term.key)) continue
     for (const hit of hits.get(term.key) ?? NO_HITS) {
-      const scored = scores[hit.at]
-      if (scored === undefined) continue
-      scored.score += hit.points
-      scored.matched.push(term)
+      const entry = scored[hit.at]
+      if (entry === undefined) continue // never: the hits index these same entries
+      entry.score += hit.points
+      entry.matched.push(term)
     }
   }
   const briefText = ` ${brief.map((term) => term.key).join(' ')} `
-  const picks = agent.subspecialties.map((subspecialty, at): SubspecialtyPick => {
-    const { score, matched } = scores[at] ?? { score: 0, matched: [] }
-    const phrase = phrases[at]?.find((candidate) => briefText.includes(candidate.text))
+  const picks = scored.map(({ subspecialty, phrases, score, matched }): SubspecialtyPick => {
+    const phrase = phrases.find((candidate) => briefText.includes(candidate.text))
     if (phrase === undefined) return { subspecialty, score, matched }
     return { subspecialty, score: score + PHRASE, matched: brief.filter((term) => matched.includes(term) || phrase.words.includes(term.key)) }
   })

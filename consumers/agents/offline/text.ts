@@ -69,9 +69,10 @@ export function contextOf(session: AgentRunRequest['session']): CompanyContext {
   }
 }
 
-type Placeholder = 'company' | 'site' | 'industry' | 'audience'
-const PLACEHOLDER = /\{(company|site|industry|audience)\}/
-const isPlaceholder = (name: string | undefined): name is Placeholder => name === 'company' || name === 'site' || name === 'industry' || name === 'audience'
+const PLACEHOLDERS = ['company', 'site', 'industry', 'audience'] as const
+type Placeholder = (typeof PLACEHOLDERS)[number]
+const PLACEHOLDER = new RegExp(`\\{(${PLACEHOLDERS.join('|')})\\}`)
+const isPlaceholder = (name: string | undefined): name is Placeholder => PLACEHOLDERS.some((placeholder) => placeholder === name)
 /** Playbook templates split at their placeholders (text, name, text, …): a run fills some forty. Bounded, should a caller pass text of its own. */
 const splitTemplates = new Map<string, readonly string[]>()
 const MAX_SPLIT_TEMPLATES = 4096

@@ -30,7 +30,7 @@ export const SERVER_BATCHES_PER_STREAM = 50
 /**
  * The answers by which nats-server refuses a batch before applying any of it, so that nothing of
  * it is stored and the same messages may be sent again as a new batch:
- * - 10176 "atomic publish batch is incomplete": on nats-server 2.12–2.13, too many batches open
+ * - 10176 "atomic publish batch is incomplete": on nats-server 2.12, too many batches open
  *   on the stream (or on the server); on every version, a message of the batch missing, or the
  *   batch abandoned after 10 s (2.12.15 stream.go: every such answer comes before the commit is
  *   applied or proposed);
