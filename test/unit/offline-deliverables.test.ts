@@ -16,7 +16,7 @@ const BRIEFS = {
   empty: '',
   repeated: 'SEO audit, SEO content and an SEO report: SEO first',
   identityInPhrase: 'Paid media plan: paid social and paid search, with email marketing automation',
-  toppedUp: 'Influencer creator outreach programme, with retargeting of the creators\' audiences',
+  toppedUp: "Influencer creator outreach programme, with retargeting of the creators' audiences",
 }
 const session: AgentRunRequest['session'] = {
   name: 'Spring launch',
