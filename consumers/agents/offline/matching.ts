@@ -116,18 +116,22 @@ const NOTHING_MATCHED: readonly Term[] = Object.freeze([])
  */
 export function rankSubspecialties(agent: Agent, brief: readonly Term[]): SubspecialtyPick[] {
   const { identity, entries, hits } = indexOf(agent)
-  const scored = entries.map((entry) => ({ ...entry, score: 0, matched: [] as Term[] }))
+  // A word of a brief hits few subspecialties: the rest share one empty list and allocate nothing.
+  const scores = new Array<number>(entries.length).fill(0)
+  const matches = new Map<number, Term[]>()
   for (const term of brief) {
     if (identity.has(term.key)) continue
-    for (const hit of hits.get(term.key) ?? NO_HITS) {
-      const entry = scored[hit.at]
-      if (entry === undefined) continue // never: the hits index these same entries
-      entry.score += hit.points
-      entry.matched.push(term)
+    for (const { at, points } of hits.get(term.key) ?? NO_HITS) {
+      scores[at] = (scores[at] ?? 0) + points
+      const matched = matches.get(at)
+      if (matched) matched.push(term)
+      else matches.set(at, [term])
     }
   }
   const briefText = ` ${brief.map((term) => term.key).join(' ')} `
-  const picks = scored.map(({ subspecialty, phrases, score, matched }): SubspecialtyPick => {
+  const picks = entries.map(({ subspecialty, phrases }, at): SubspecialtyPick => {
+    const score = scores[at] ?? 0
+    const matched = matches.get(at) ?? NOTHING_MATCHED
     const phrase = phrases.find((candidate) => briefText.includes(candidate.text))
     if (phrase === undefined) return { subspecialty, score, matched }
     return { subspecialty, score: score + PHRASE, matched: brief.filter((term) => matched.includes(term) || phrase.words.includes(term.key)) }
