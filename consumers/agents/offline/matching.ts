@@ -8,6 +8,7 @@
  */
 import type { Agent, AgentType, Subspecialty } from '../../../src/domain/agents/catalogue.js'
 import { PLAYBOOKS, subspecialtyPlaybook } from './playbooks/index.js'
+import { once } from './once.js'
 import { type Term, wordsOf } from './text.js'
 
 const STRONG = 3
@@ -21,19 +22,6 @@ export interface SubspecialtyPick {
   readonly score: number
   /** Words of the brief that matched, in brief order; empty for a fallback pick. */
   readonly matched: readonly Term[]
-}
-
-/** Computed once per key: the catalogue is static, and every run scores against it. */
-function once<K, V>(compute: (key: K) => V): (key: K) => V {
-  const known = new Map<K, V>()
-  return (key) => {
-    let value = known.get(key)
-    if (value === undefined) {
-      value = compute(key)
-      known.set(key, value)
-    }
-    return value
-  }
 }
 
 /** Words of the agent's own type and name, e.g. "paid" and "media" for the Paid Media Specialist. */
@@ -83,29 +71,23 @@ interface AgentIndex {
   readonly hits: ReadonlyMap<string, readonly Hit[]>
 }
 
-/** By agent object: the catalogue's are frozen singletons, and the supervisor keeps its one planning copy (supervisor.ts). */
-const indexes = new WeakMap<Agent, AgentIndex>()
 const NO_HITS: readonly Hit[] = []
 
-function indexOf(agent: Agent): AgentIndex {
-  let index = indexes.get(agent)
-  if (index === undefined) {
-    const vocabularies = agent.subspecialties.map((subspecialty) => ({ subspecialty, ...vocabularyOf(agent.type, subspecialty) }))
-    const hits = new Map<string, Hit[]>()
-    vocabularies.forEach(({ strong, weak }, at) => {
-      for (const word of new Set([...strong, ...weak])) {
-        const hit = { at, points: strong.has(word) ? STRONG : WEAK }
-        const known = hits.get(word)
-        if (known) known.push(hit)
-        else hits.set(word, [hit])
-      }
-    })
-    const entries = vocabularies.map(({ subspecialty, phrases }) => ({ subspecialty, phrases }))
-    index = { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits }
-    indexes.set(agent, index)
-  }
-  return index
-}
+/** By agent object: the catalogue's are frozen singletons, and the supervisor keeps its one planning copy (supervisor.ts). */
+const indexOf = once((agent: Agent): AgentIndex => {
+  const vocabularies = agent.subspecialties.map((subspecialty) => ({ subspecialty, ...vocabularyOf(agent.type, subspecialty) }))
+  const hits = new Map<string, Hit[]>()
+  vocabularies.forEach(({ strong, weak }, at) => {
+    for (const word of new Set([...strong, ...weak])) {
+      const hit = { at, points: strong.has(word) ? STRONG : WEAK }
+      const known = hits.get(word)
+      if (known) known.push(hit)
+      else hits.set(word, [hit])
+    }
+  })
+  const entries = vocabularies.map(({ subspecialty, phrases }) => ({ subspecialty, phrases }))
+  return { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits }
+}, new WeakMap())
 
 const NOTHING_MATCHED: readonly Term[] = Object.freeze([])
 

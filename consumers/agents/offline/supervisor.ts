@@ -3,6 +3,7 @@ import { type Agent, findAgent, SPECIALIST_TYPES } from '../../../src/domain/age
 import type { AgentRunRequest } from '../provider.js'
 import { type Approval, briefSection, contextSection, header, nextStepsSection } from './document.js'
 import { pickSpecialists, pickSubspecialties, type SpecialistPick } from './matching.js'
+import { once } from './once.js'
 import { PLAYBOOKS } from './playbooks/index.js'
 import { approachLines, buildSpecialistSection, deliverablesFor, type Depth } from './specialist.js'
 import { type CompanyContext, contextOf, fill, listPhrase, type Term, termsOf } from './text.js'
@@ -65,15 +66,7 @@ function planSection(picks: readonly SpecialistPick[], brief: readonly Term[], c
 }
 
 /** The supervisor without its delegation subspecialty, which it plans with: one per agent, so that matching indexes it once. */
-const planningCopies = new WeakMap<Agent, Agent>()
-function planningCopyOf(agent: Agent): Agent {
-  let planning = planningCopies.get(agent)
-  if (planning === undefined) {
-    planning = Object.freeze({ ...agent, subspecialties: agent.subspecialties.filter((sub) => sub.id !== DELEGATION) })
-    planningCopies.set(agent, planning)
-  }
-  return planning
-}
+const planningCopyOf = once((agent: Agent): Agent => Object.freeze({ ...agent, subspecialties: agent.subspecialties.filter((sub) => sub.id !== DELEGATION) }), new WeakMap())
 
 /** The supervisor's own relevant subspecialties; delegation is stated once, not as actions. */
 function ownFocus(request: AgentRunRequest, brief: readonly Term[], specialists: number, ctx: CompanyContext): { lines: string[]; deliverables: string[] } {
