@@ -13,21 +13,21 @@ function returnFocus(opener: HTMLElement | null): void {
  * Escape closes it). Named by its heading. Tab and Shift+Tab cycle through its own controls
  * (the native dialog would let focus leave for the browser's), and closing it returns focus
  * to the control that opened it. Escape is handled in the key's own turn (`cancel`): closed,
- * focus returned, the owner told. The browser's `close` event comes in a later task: acted on
- * only while this dialog is still on the page, since the owner may have opened another one by
- * then (Enter on the opener right after Escape, on a loaded machine), which a late `close` of
- * the old one used to shut.
+ * focus returned, the owner told. The browser's `close` event comes later (Chromium sends it
+ * with the next animation frame): acted on only while its <dialog> is still on the page, since
+ * the owner may have opened another one by then (Enter on the opener right after Escape), which
+ * a late `close` of the old one would shut. Whether it is on the page is asked of the element,
+ * not of an effect's cleanup: Preact 11 runs an unmounted component's `useEffect` cleanups
+ * after paint, in the same frame as that late `close` and after it.
  */
 export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null)
   const opener = useRef<HTMLElement | null>(null)
-  const mounted = useRef(true)
   useEffect(() => {
     const dialog = ref.current
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (dialog && !dialog.open) dialog.showModal()
     return () => {
-      mounted.current = false
       dialog?.close()
       returnFocus(opener.current)
     }
@@ -38,8 +38,8 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
     returnFocus(opener.current)
     props.onClose()
   }
-  const closed = () => {
-    if (mounted.current) props.onClose()
+  const closed = (event: Event) => {
+    if (event.currentTarget instanceof HTMLDialogElement && event.currentTarget.isConnected) props.onClose()
   }
   const keepFocusInside = (event: KeyboardEvent) => {
     if (event.key !== 'Tab' || !ref.current) return
