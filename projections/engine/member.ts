@@ -10,6 +10,18 @@ import type { Logger } from 'pino'
 /** While a backlog is applied, how often the checkpoints of partitions a batch did not write to still move. */
 export const IDLE_CHECKPOINT_MS = 500
 
+/** What a runner reads off a message's subject (`mats.<category>.<account>.<aggregate>.<type>`), once for all its members. */
+export interface Route {
+  readonly seq: number
+  readonly partition: number
+  readonly type: string
+}
+
+export function routeOf(msg: JsMsg): Route {
+  const [, , accountId = '', , type = ''] = msg.subject.split('.')
+  return { seq: msg.seq, partition: partitionOf(accountId), type }
+}
+
 /**
  * One projection a runner writes, for one pass over its stream: the generation it writes
  * to, where each partition it holds was applied up to when the pass began, and how its
@@ -51,13 +63,12 @@ export class Member {
 
   /**
    * An event this member writes: one its projection handles, of a partition held, past that
-   * partition's checkpoint. Told from the subject (`mats.<category>.<account>.<aggregate>.<type>`),
-   * so that the events of other partitions are never decoded.
+   * partition's checkpoint. Told from the subject (routeOf), so that the events of other
+   * partitions are never decoded.
    */
-  owns(msg: JsMsg): boolean {
-    const [, , accountId = '', , type = ''] = msg.subject.split('.')
-    const applied = this.checkpoints.get(partitionOf(accountId))
-    return applied !== undefined && msg.seq > applied && handles(this.projection, type)
+  owns(route: Route): boolean {
+    const applied = this.checkpoints.get(route.partition)
+    return applied !== undefined && route.seq > applied && handles(this.projection, route.type)
   }
 
   /**

@@ -7,7 +7,7 @@ import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/de
 import type { NatsLink } from '../../src/infra/nats/link.js'
 import { closeOrdered, consumeFollowing, endLevel } from '../../src/infra/nats/ordered-consumers.js'
 import { batchesOf } from './batches.js'
-import { IDLE_CHECKPOINT_MS, Member } from './member.js'
+import { IDLE_CHECKPOINT_MS, Member, routeOf } from './member.js'
 import { ROOT_CONTEXT } from '@opentelemetry/api'
 import { inSpan, linksTo, SpanKind } from '../../src/infra/tracing/spans.js'
 import { ALL_PARTITIONS } from './partitions.js'
@@ -42,6 +42,15 @@ export interface RunnerOptions {
 }
 
 const RETRY_DELAY_MS = 1000
+
+/** A member's part of a batch: the events it writes, and the messages they came in (its spans link to their appends). */
+interface Share {
+  readonly events: readonly RecordedEvent[]
+  readonly messages: readonly JsMsg[]
+}
+
+const NO_SHARE: Share = { events: [], messages: [] }
+
 /**
  * Events per batch at most. A batch's writes cost FerretDB about as much for the documents
  * an account shares (spend, usage, counts, checkpoints) as for a hundred tasks: behind a
@@ -205,7 +214,7 @@ export class ProjectionRunner {
     const shares = await this.decodeShares(members, messages)
     const failures = await Promise.all(
       members.map((member) =>
-        this.project(member, shares.get(member) ?? [], messages).then(
+        this.project(member, shares.get(member) ?? NO_SHARE).then(
           () => null,
           (err: unknown) => err,
         ),
@@ -225,10 +234,10 @@ export class ProjectionRunner {
    * Writes a member's share of the batch, traced as a span of its own linked to the spans that
    * appended its events (a batch follows from many requests, so it has links, not a parent).
    */
-  private project(member: Member, events: readonly RecordedEvent[], messages: readonly JsMsg[]): Promise<void> {
+  private project(member: Member, { events, messages }: Share): Promise<void> {
     if (events.length === 0) return member.applier.apply(events)
     const { name } = member.projection
-    const links = linksTo(messages.filter((msg) => msg.headers !== undefined && member.owns(msg)))
+    const links = linksTo(messages.filter((msg) => msg.headers !== undefined))
     const options = { kind: SpanKind.CONSUMER, links, attributes: { 'mats.projection': name, 'mats.generation': member.generation, 'mats.events': events.length } }
     return inSpan(`project ${name}`, options, () => member.applier.apply(events), ROOT_CONTEXT)
   }
@@ -248,9 +257,9 @@ export class ProjectionRunner {
    * that fail, no member's callbacks run: the runner resumes from the checkpoints, which moved
    * for none or some, and the batch's events are applied again where they did not.
    */
-  private async advance(members: readonly Member[], shares: Map<Member, RecordedEvent[]>, msg: JsMsg, last: number): Promise<void> {
+  private async advance(members: readonly Member[], shares: Map<Member, Share>, msg: JsMsg, last: number): Promise<void> {
     const moves = members.map((member) => {
-      const events = shares.get(member) ?? []
+      const { events } = shares.get(member) ?? NO_SHARE
       return { member, events, projection: member.projection, generation: member.generation, partitions: member.checkpointsToWrite(events, msg) }
     })
     await this.deps.readModels.advanceAll(moves, msg.seq)
@@ -286,14 +295,17 @@ export class ProjectionRunner {
    * write it; one that is not an event is recorded by each of them and skipped (their
    * checkpoints pass it).
    */
-  private async decodeShares(members: readonly Member[], messages: readonly JsMsg[]): Promise<Map<Member, RecordedEvent[]>> {
-    const shares = new Map<Member, RecordedEvent[]>(members.map((m) => [m, []]))
+  private async decodeShares(members: readonly Member[], messages: readonly JsMsg[]): Promise<Map<Member, Share>> {
+    const shares = new Map<Member, { events: RecordedEvent[]; messages: JsMsg[] }>(members.map((m) => [m, { events: [], messages: [] }]))
     for (const msg of messages) {
-      const owners = members.filter((m) => m.owns(msg))
+      const route = routeOf(msg)
+      const owners = members.filter((m) => m.owns(route))
       if (owners.length === 0) continue
       const decoded = tryDecodeEvent(msg)
       for (const owner of owners) {
-        if (!(decoded instanceof UndecodableMessageError)) shares.get(owner)!.push(decoded)
+        const share = shares.get(owner)!
+        share.messages.push(msg)
+        if (!(decoded instanceof UndecodableMessageError)) share.events.push(decoded)
         else await this.poison.record({ stream: this.stream, seq: msg.seq, subject: msg.subject, reason: decoded.reason }, `projection:${owner.projection.name}`)
       }
     }
