@@ -10,7 +10,7 @@ import type { Logger } from 'pino'
 /** While a backlog is applied, how often the checkpoints of partitions a batch did not write to still move. */
 export const IDLE_CHECKPOINT_MS = 500
 
-/** What a runner reads off a message's subject (`mats.<category>.<account>.<aggregate>.<type>`), once for all its members. */
+/** Where a message belongs, read once for all of a runner's members: its sequence, and its account's partition and its type from its subject (`mats.<category>.<account>.<aggregate>.<type>`). */
 export interface Route {
   readonly seq: number
   readonly partition: number

@@ -43,7 +43,7 @@ export interface RunnerOptions {
 
 const RETRY_DELAY_MS = 1000
 
-/** A member's part of a batch: the events it writes, and the messages they came in (its spans link to their appends). */
+/** A member's part of a batch: the events it writes, and every message it owns (one that is not an event too), which its span links to. */
 interface Share {
   readonly events: readonly RecordedEvent[]
   readonly messages: readonly JsMsg[]
@@ -257,7 +257,7 @@ export class ProjectionRunner {
    * that fail, no member's callbacks run: the runner resumes from the checkpoints, which moved
    * for none or some, and the batch's events are applied again where they did not.
    */
-  private async advance(members: readonly Member[], shares: Map<Member, Share>, msg: JsMsg, last: number): Promise<void> {
+  private async advance(members: readonly Member[], shares: ReadonlyMap<Member, Share>, msg: JsMsg, last: number): Promise<void> {
     const moves = members.map((member) => {
       const { events } = shares.get(member) ?? NO_SHARE
       return { member, events, projection: member.projection, generation: member.generation, partitions: member.checkpointsToWrite(events, msg) }
@@ -295,7 +295,7 @@ export class ProjectionRunner {
    * write it; one that is not an event is recorded by each of them and skipped (their
    * checkpoints pass it).
    */
-  private async decodeShares(members: readonly Member[], messages: readonly JsMsg[]): Promise<Map<Member, Share>> {
+  private async decodeShares(members: readonly Member[], messages: readonly JsMsg[]): Promise<ReadonlyMap<Member, Share>> {
     const shares = new Map<Member, { events: RecordedEvent[]; messages: JsMsg[] }>(members.map((m) => [m, { events: [], messages: [] }]))
     for (const msg of messages) {
       const route = routeOf(msg)

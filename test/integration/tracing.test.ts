@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { SpanKind } from '@opentelemetry/api'
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
 import t, { type Test } from 'tap'
+import { ALL_PROJECTIONS } from '../../projections/index.js'
 import { startTracing, tracingRequested } from '../../src/infra/tracing/tracing.js'
 import { languageModelRig, MODEL, type TaskView } from '../helpers/language-models.js'
 import { startServers } from '../helpers/servers.js'
@@ -82,6 +83,29 @@ t.test('given a traced POST /v1/tasks, then one trace goes from the request thro
   const linked = named(spans, 'project tasks').flatMap((span) => span.links.map((link) => link.context.spanId))
   t.ok(linked.includes(appendCreated?.spanContext().spanId ?? ''), 'the projector batch that wrote the task links to the append of its TaskCreated')
   t.ok(linked.includes(appendCompleted?.spanContext().spanId ?? ''), 'and of its TaskCompleted')
+})
+
+t.test("given the projector's batches, then each projection's span links only to the appends of the events it writes", async (t) => {
+  const writes = new Map(ALL_PROJECTIONS.map((projection) => [`project ${projection.name}`, projection.canHandle as readonly string[]]))
+  // account_usage writes a task's end only: its batches must not link to the appends of the task's creation and start.
+  const spans = await until("account_usage's batch linked to a task's end", () => {
+    const finished = exporter.getFinishedSpans()
+    return named(finished, 'project account_usage').some((span) => span.links.length > 0) && finished
+  })
+  const appendedType = new Map(spans.flatMap((span) => (span.name.startsWith('append ') ? [[span.spanContext().spanId, span.name.slice('append '.length)] as const] : [])))
+  const projected = spans.filter((span) => writes.has(span.name))
+  const strays = projected.flatMap((span) =>
+    span.links.flatMap((link) => {
+      const type = appendedType.get(link.context.spanId)
+      // An atomic batch ("append 2 events") holds several types: not told apart here.
+      return type === undefined || type.endsWith(' events') || writes.get(span.name)?.includes(type) ? [] : [`${span.name} → append ${type}`]
+    }),
+  )
+  t.ok(
+    projected.some((span) => span.name === 'project account_usage' && span.links.length > 0),
+    'account_usage linked its batch',
+  )
+  t.same(strays, [], 'no projection links to an event it does not write')
 })
 
 t.test('tracing is off unless the standard OTEL_* variables ask for it', async (t) => {

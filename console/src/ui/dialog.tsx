@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact'
+import type { ComponentChildren, TargetedEvent } from 'preact'
 import { useEffect, useRef } from 'preact/hooks'
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href]'
@@ -18,7 +18,7 @@ function returnFocus(opener: HTMLElement | null): void {
  * the owner may have opened another one by then (Enter on the opener right after Escape), which
  * a late `close` of the old one would shut. Whether it is on the page is asked of the element,
  * not of an effect's cleanup: Preact 11 runs an unmounted component's `useEffect` cleanups
- * after paint, in the same frame as that late `close` and after it.
+ * after the next frame, later than that late `close`.
  */
 export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null)
@@ -38,8 +38,8 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
     returnFocus(opener.current)
     props.onClose()
   }
-  const closed = (event: Event) => {
-    if (event.currentTarget instanceof HTMLDialogElement && event.currentTarget.isConnected) props.onClose()
+  const closed = (event: TargetedEvent<HTMLDialogElement>) => {
+    if (event.currentTarget.isConnected) props.onClose()
   }
   const keepFocusInside = (event: KeyboardEvent) => {
     if (event.key !== 'Tab' || !ref.current) return
