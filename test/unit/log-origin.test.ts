@@ -1,9 +1,8 @@
+/** Where the log has a delivered TaskCreated, read from the `Nats-Stream-Source` header nats-server writes. */
 import { headers } from '@nats-io/transport-node'
 import t from 'tap'
 import { type Delivery, logOrigin } from '../../consumers/worker/delivered-task.js'
 import { DISPATCH_STREAM } from '../../src/infra/nats/dispatch-stream.js'
-
-/** Where the log has a delivered TaskCreated, read from the `Nats-Stream-Source` header nats-server writes. */
 
 const SUBJECT = 'mats.task.acc-1.task-1.TaskCreated'
 const FILTER = 'mats.task.*.*.TaskCreated'
