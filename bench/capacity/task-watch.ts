@@ -5,7 +5,7 @@
  * deliveries are NATS messages too, and the per-task count is taken without it.
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node'
-import { SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
+import { eventSubjectParts, SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
 
 type Seen = 'TaskStarted' | 'TaskCompleted' | 'TaskFailed'
 
@@ -27,7 +27,7 @@ export class TaskWatch {
       nc.subscribe(`${SUBJECT_ROOT}.task.*.*.${type}`, {
         callback: (_err, msg) => {
           const at = performance.now()
-          const taskId = msg.subject.split('.')[3] ?? ''
+          const { aggregateId: taskId } = eventSubjectParts(msg.subject)
           const times = this.seen.get(taskId) ?? {}
           times[type] ??= at
           this.seen.set(taskId, times)

@@ -6,6 +6,7 @@
  */
 import { jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
+import { eventSubjectParts } from '../../src/infra/nats/subjects.js'
 
 export interface Tick {
   /** Delay from `scheduledFor` to the ScheduleFired stored (its task's TaskCreated is in the same atomic batch), and the schedule's account. */
@@ -35,8 +36,7 @@ export async function watchFired(natsUrl: string): Promise<FiredWatch> {
       const tick = ticks.get(data.scheduledFor) ?? { fired: [], skipped: 0 }
       ticks.set(data.scheduledFor, tick)
       if (msg.subject.endsWith('.ScheduleTickSkipped')) tick.skipped++
-      // mats.schedule.<accountId>.<scheduleId>.ScheduleFired
-      else tick.fired.push({ delayMs: msg.info.timestampNanos / 1e6 - Date.parse(data.scheduledFor), accountId: msg.subject.split('.')[2] ?? '' })
+      else tick.fired.push({ delayMs: msg.info.timestampNanos / 1e6 - Date.parse(data.scheduledFor), accountId: eventSubjectParts(msg.subject).accountId })
     }
   })()
   return {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import { schedulesProjection } from '../../projections/index.js'
 import type { ReadModels } from '../../projections/engine/read-models.js'
 import { StreamFollower, type FollowingNats } from '../../src/infra/nats/stream-follower.js'
-import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
+import { eventSubjectParts, eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 
 /** The ordered consumer each scheduler holds on MATS_TASKS, as operators see it listed. */
 export const SCHEDULE_CHANGES_PREFIX = 'scheduler_changes_'
@@ -69,7 +69,7 @@ export class ScheduleChanges {
       (msg) => {
         // A follower replaced meanwhile may still hand over what it had: told twice is harmless.
         if (follower === this.follower) this.next = msg.seq + 1
-        const [, , accountId, aggregateId] = msg.subject.split('.')
+        const { accountId, aggregateId } = eventSubjectParts(msg.subject)
         if (accountId && aggregateId) this.onChange({ accountId, aggregateId })
       },
       this.log,

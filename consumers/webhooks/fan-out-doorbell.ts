@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import { WEBHOOK_SOURCE_EVENTS } from '../../src/domain/webhooks/webhook.js'
 import { StreamFollower } from '../../src/infra/nats/stream-follower.js'
-import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
+import { eventSubjectParts, eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 
 /** The ordered consumer each webhooks process holds on MATS_TASKS, as operators see it listed. */
 export const DOORBELL_PREFIX = 'webhooks_fan_out_'
@@ -24,7 +24,7 @@ export function fanOutDoorbell(ring: (accountId: string, seq: number) => void, l
   return new StreamFollower(
     subjects,
     (msg) => {
-      const accountId = msg.subject.split('.')[2]
+      const { accountId } = eventSubjectParts(msg.subject)
       if (accountId) ring(accountId, msg.seq)
     },
     log,

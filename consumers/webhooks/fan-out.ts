@@ -6,6 +6,7 @@ import { Task } from '../../src/domain/tasks/task.js'
 import { Action } from '../../src/domain/actions/action.js'
 import { webhookEventOf, type WebhookEventType } from '../../src/domain/webhooks/webhook.js'
 import type { AppContext } from '../../src/app-context.js'
+import { eventSubjectParts } from '../../src/infra/nats/subjects.js'
 import type { WebhookQueue } from '../../src/infra/nats/webhook-queue.js'
 import type { DeliveryJob } from './job.js'
 
@@ -100,7 +101,7 @@ function byTask(sources: readonly Source[]): Map<string, Source[]> {
   const tasks = new Map<string, Source[]>()
   for (const source of sources) {
     const { event } = source
-    const taskId = event.subject.split('.')[1] === 'action' ? (event.data as { taskId: string }).taskId : event.aggregateId
+    const taskId = eventSubjectParts(event.subject).category === 'action' ? (event.data as { taskId: string }).taskId : event.aggregateId
     tasks.set(taskId, [...(tasks.get(taskId) ?? []), source])
   }
   return tasks

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import { StreamFollower, type FollowingNats } from '../../src/infra/nats/stream-follower.js'
-import { eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
+import { eventSubjectParts, eventTypeSubjects, streamOf } from '../../src/infra/nats/subjects.js'
 
 /** Why a run was aborted when its caller cancelled it (or its supervisor's caller did). */
 export class TaskCancelledError extends Error {
@@ -34,7 +34,7 @@ export class RunCancellations {
     this.follower = new StreamFollower(
       subjects,
       (msg) => {
-        const taskId = msg.subject.split('.')[3]
+        const { aggregateId: taskId } = eventSubjectParts(msg.subject)
         if (taskId) this.cancel(taskId)
       },
       log,

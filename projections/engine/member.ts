@@ -1,5 +1,6 @@
 import type { JsMsg } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../../src/domain/message.js'
+import { eventSubjectParts } from '../../src/infra/nats/subjects.js'
 import { BatchApplier } from './apply.js'
 import { Halts } from './halts.js'
 import { partitionOf } from './partitions.js'
@@ -18,7 +19,7 @@ export interface Route {
 }
 
 export function routeOf(msg: JsMsg): Route {
-  const [, , accountId = '', , type = ''] = msg.subject.split('.')
+  const { accountId, type } = eventSubjectParts(msg.subject)
   return { seq: msg.seq, partition: partitionOf(accountId), type }
 }
 

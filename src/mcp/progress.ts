@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { EventMetadata } from '../domain/message.js'
-import { aggregateSubjects } from '../infra/nats/subjects.js'
+import { aggregateSubjects, eventSubjectParts } from '../infra/nats/subjects.js'
 import { isTerminal } from '../domain/tasks/task.js'
 
 /** Sends one `notifications/progress` for the current request; never throws. */
@@ -40,8 +40,8 @@ export function reportTaskProgress(nc: NatsConnection, accountId: string, correl
   const subscription = nc.subscribe(aggregateSubjects('task', accountId, '*'), {
     callback: (err, msg) => {
       if (err) return
-      const [, , , aggregateId, type = ''] = msg.subject.split('.')
-      if (taskId === null && type === 'TaskCreated' && isCreatedByThisCall(msg.string(), correlationId)) taskId = aggregateId ?? null
+      const { aggregateId, type } = eventSubjectParts(msg.subject)
+      if (taskId === null && type === 'TaskCreated' && isCreatedByThisCall(msg.string(), correlationId)) taskId = aggregateId
       if (taskId === null || aggregateId !== taskId || !STATUS_OF_EVENT[type]) return
       status = STATUS_OF_EVENT[type]
       send()

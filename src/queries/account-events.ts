@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
 import { LogReader } from '../infra/nats/log-reader.js'
 import { ACCOUNT_FEED_CATEGORIES } from '../domain/events/account-feed.js'
-import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
+import { eventSubjectParts, SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
 import type { LiveEventHub } from './live-event-hub.js'
 
 /** Events read from the log a page at a time while catching up from a Last-Event-ID. */
@@ -58,7 +58,7 @@ export async function openAccountEvents(infra: Infra, hub: LiveEventHub, account
 
 /** Whether the account feed carries the event: a task's or a schedule's, not an action's decision or a re-run record. */
 function inFeed(event: RecordedEvent): boolean {
-  return (ACCOUNT_FEED_CATEGORIES as readonly string[]).includes(event.subject.split('.')[1] ?? '')
+  return (ACCOUNT_FEED_CATEGORIES as readonly string[]).includes(eventSubjectParts(event.subject).category)
 }
 
 /** The events on `filter` in (after, until], a page at a time. */

@@ -4,7 +4,7 @@ import type { Infra } from '../infra/context.js'
 import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
 import { closeOrdered, consumeFollowing, orderedConsumerPrefix } from '../infra/nats/ordered-consumers.js'
 import { ACCOUNT_FEED_CATEGORIES } from '../domain/events/account-feed.js'
-import { SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
+import { eventSubjectParts, SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
 
 /** The names of the shared consumers begin with this: at most one per API process, while something follows live events. */
 export const LIVE_EVENTS_CONSUMER_PREFIX = 'live_events_'
@@ -65,7 +65,7 @@ export class Tap {
       for await (const msg of this.messages) {
         this.next = msg.seq + 1
         // `mats.<task|schedule>.<accountId>.<id>.<type>`: only events someone follows are decoded.
-        const [, category, accountId = '', aggregateId = ''] = msg.subject.split('.')
+        const { category, accountId, aggregateId } = eventSubjectParts(msg.subject)
         route(accountId, category === 'task' ? aggregateId : null, () => {
           const event = tryDecodeEvent(msg)
           return event instanceof UndecodableMessageError ? null : event

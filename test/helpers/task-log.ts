@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../src/domain/message.js'
 import type { AppContext } from '../../src/app-context.js'
+import { eventSubjectParts } from '../../src/infra/nats/subjects.js'
 import { streamEvents } from './event-log.js'
 
 /** Every event of the MATS_TASKS stream, grouped by task, in log order. */
@@ -7,7 +8,7 @@ export async function taskHistories(infra: AppContext): Promise<Map<string, Reco
   const byTask = new Map<string, RecordedEvent[]>()
   for (const event of await streamEvents(infra, 'MATS_TASKS')) {
     // The stream also holds decisions on actions, which are not task events.
-    if (event.subject.split('.')[1] !== 'task') continue
+    if (eventSubjectParts(event.subject).category !== 'task') continue
     const history = byTask.get(event.aggregateId)
     if (history) history.push(event)
     else byTask.set(event.aggregateId, [event])

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { tasksProjection } from '../../projections/index.js'
+import { eventSubjectParts } from '../../src/infra/nats/subjects.js'
 import { eventsOf, streamEvents } from '../helpers/event-log.js'
 import { aCaller, aSessionBody, type Caller } from '../helpers/mothers.js'
 import { cleanPass } from '../helpers/read-models.js'
@@ -77,7 +78,7 @@ t.test('given an ended or running task, when it is re-run, then a new pending ta
   )
   t.same(
     eventsOf(events, originals.completed!)
-      .filter((e) => e.subject.split('.')[1] === 'task')
+      .filter((e) => eventSubjectParts(e.subject).category === 'task')
       .map((e) => e.type),
     ['TaskCreated', 'TaskStarted', 'TaskCompleted'],
     'its own subjects end with its terminal event',

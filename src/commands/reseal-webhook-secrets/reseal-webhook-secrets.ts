@@ -2,7 +2,7 @@ import { decideResealSecret } from '../../domain/webhooks/secrets.js'
 import { Webhook } from '../../domain/webhooks/webhook.js'
 import type { SecretBox } from '../../infra/crypto/secret-box.js'
 import type { CommandContext } from '../context.js'
-import { eventTypeSubjects, streamOf } from '../../infra/nats/subjects.js'
+import { eventSubjectParts, eventTypeSubjects, streamOf } from '../../infra/nats/subjects.js'
 import { execute, operator } from '../execute.js'
 
 export interface ResealReport {
@@ -39,7 +39,7 @@ export async function resealWebhookSecrets(infra: CommandContext, box: SecretBox
 
 /** `mats.webhook.<accountId>.<webhookId>.WebhookRegistered` */
 function aggregateKeyOf(subject: string): { accountId: string; aggregateId: string } {
-  const [, , accountId, aggregateId] = subject.split('.')
+  const { accountId, aggregateId } = eventSubjectParts(subject)
   if (!accountId || !aggregateId) throw new Error(`not a webhook event subject: ${subject}`)
   return { accountId, aggregateId }
 }

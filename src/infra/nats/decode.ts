@@ -1,6 +1,7 @@
 import { readEventData } from '../../domain/events/read.js'
 import { EVENT_REGISTRY, type EventRegistry } from '../../domain/events/registry.js'
 import type { EventEnvelope, RecordedEvent } from '../../domain/message.js'
+import { eventSubjectParts } from './subjects.js'
 
 /** What a stored message carries that decoding needs. */
 export interface StoredMessage {
@@ -75,10 +76,10 @@ function isEnvelope(value: unknown): value is EventEnvelope<string, Readonly<Rec
  * consumers route and partition by the subject without decoding, and handlers by the envelope.
  */
 function subjectMismatch(envelope: EventEnvelope, subject: string): string | null {
-  const [, , accountId, aggregateId, type] = subject.split('.')
-  if (envelope.type !== type) return `type ${envelope.type} is not the subject's ${type ?? '(none)'}`
-  if (envelope.accountId !== accountId) return `accountId ${envelope.accountId} is not the subject's ${accountId ?? '(none)'}`
-  if (envelope.aggregateId !== aggregateId) return `aggregateId ${envelope.aggregateId} is not the subject's ${aggregateId ?? '(none)'}`
+  const { accountId, aggregateId, type } = eventSubjectParts(subject)
+  if (envelope.type !== type) return `type ${envelope.type} is not the subject's ${type || '(none)'}`
+  if (envelope.accountId !== accountId) return `accountId ${envelope.accountId} is not the subject's ${accountId || '(none)'}`
+  if (envelope.aggregateId !== aggregateId) return `aggregateId ${envelope.aggregateId} is not the subject's ${aggregateId || '(none)'}`
   return null
 }
 

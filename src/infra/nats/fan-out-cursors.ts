@@ -2,7 +2,7 @@ import { JetStreamApiCodes, JetStreamApiError, StorageType, type ConsumerInfo, t
 import type { KV, KvEntry } from '@nats-io/kv'
 import { openBucket } from './buckets.js'
 import { isWrongLastSequence } from './conflicts.js'
-import { streamOf, SUBJECT_ROOT } from './subjects.js'
+import { eventSubjectParts, streamOf, SUBJECT_ROOT } from './subjects.js'
 
 const BUCKET = 'mats_webhook_fan_out'
 const TASKS_STREAM = streamOf('task')
@@ -78,7 +78,11 @@ export class FanOutCursors {
   async reconcile(jsm: JetStreamManager, legacyConsumer: string): Promise<number> {
     const from = (await legacyPosition(jsm, legacyConsumer)) ?? (await jsm.streams.info(TASKS_STREAM)).state.last_seq
     const registrations = await jsm.streams.info(streamOf('webhook'), { subjects_filter: `${SUBJECT_ROOT}.webhook.>` })
-    const accounts = new Set(Object.keys(registrations.state.subjects ?? {}).flatMap((subject) => subject.split('.')[2] ?? []))
+    const accounts = new Set(
+      Object.keys(registrations.state.subjects ?? {})
+        .map((subject) => eventSubjectParts(subject).accountId)
+        .filter((accountId) => accountId !== ''),
+    )
     for await (const key of await this.kv.keys()) accounts.delete(key)
     for (const accountId of accounts) await this.ensure(accountId, from)
     await jsm.consumers.delete(TASKS_STREAM, legacyConsumer).catch(() => undefined)

@@ -35,6 +35,21 @@ export function eventSubject(category: AggregateCategory, accountId: string, agg
   return `${SUBJECT_ROOT}.${category}.${accountId}.${aggregateId}.${type}`
 }
 
+/** What an event subject names, read back: consumers route by it without decoding the message. */
+export interface EventSubjectParts {
+  /** Not checked against the categories: a subject is read as it came. */
+  readonly category: string
+  readonly accountId: string
+  readonly aggregateId: string
+  readonly type: string
+}
+
+/** The parts of `mats.<category>.<accountId>.<aggregateId>.<EventType>`, each `''` where the subject has no such token. */
+export function eventSubjectParts(subject: string): EventSubjectParts {
+  const [, category = '', accountId = '', aggregateId = '', type = ''] = subject.split('.')
+  return { category, accountId, aggregateId, type }
+}
+
 /** Every event of one category in one account. */
 export function accountSubjects(category: AggregateCategory, accountId: string): string {
   return `${SUBJECT_ROOT}.${category}.${accountId}.>`
