@@ -237,7 +237,7 @@ export class ProjectionRunner {
   private project(member: Member, { events, messages }: Share): Promise<void> {
     if (events.length === 0) return member.applier.apply(events)
     const { name } = member.projection
-    const links = linksTo(messages.filter((msg) => msg.headers !== undefined))
+    const links = linksTo(messages)
     const options = { kind: SpanKind.CONSUMER, links, attributes: { 'mats.projection': name, 'mats.generation': member.generation, 'mats.events': events.length } }
     return inSpan(`project ${name}`, options, () => member.applier.apply(events), ROOT_CONTEXT)
   }

@@ -47,9 +47,15 @@ export function contextOf(headers: MsgHdrs | undefined): Context {
   return propagation.extract(ROOT_CONTEXT, headers, getter)
 }
 
-/** Links to the spans that appended these messages, for a span that handles many of them at once (a projector's batch). */
+/**
+ * Links to the spans that appended these messages, for a span that handles many of them at once
+ * (a projector's batch). Without a propagator (tracing.ts registers W3C's with the SDK) no header
+ * can carry a span's context, and none is read: nats.js parses a message's headers on first
+ * access, every event has some (its `Nats-Msg-Id`), and a projector would parse them all for nothing.
+ */
 export function linksTo(messages: readonly { readonly headers?: MsgHdrs | undefined }[]): Link[] {
   const links: Link[] = []
+  if (propagation.fields().length === 0) return links
   for (const { headers } of messages) {
     const spanContext = headers ? trace.getSpanContext(contextOf(headers)) : undefined
     if (spanContext) links.push({ context: spanContext })
