@@ -7,6 +7,7 @@
  *
  *   TARGETS=messages npm run bench:capacity      TRACED=20 IN_FLIGHT=1
  */
+import { eventSubjectParts, SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
 import { oneClient, postTask } from './accounts.js'
 import { capacityServers, Stoppers } from './servers.js'
 import { startMatsProcess } from './service-process.js'
@@ -21,9 +22,9 @@ const say = (line: string) => process.stdout.write(`${line}\n`)
 export function shapeOf(subject: string): string {
   if (subject.startsWith('_INBOX.')) return '_INBOX (a reply)'
   if (subject.startsWith('$JS.ACK.')) return `$JS.ACK.${subject.split('.')[2]}.${subject.split('.')[3]} (an ack)`
-  if (subject.startsWith('mats.')) {
-    const parts = subject.split('.')
-    return `mats.${parts[1]}.*.*.${parts[4] ?? ''}`
+  if (subject.startsWith(`${SUBJECT_ROOT}.`)) {
+    const { category, type } = eventSubjectParts(subject)
+    return `${SUBJECT_ROOT}.${category}.*.*.${type}`
   }
   if (subject.startsWith('$KV.')) return subject.split('.').slice(0, 2).join('.')
   if (subject.startsWith('$JS.API.DIRECT.GET.')) return subject.split('.').slice(0, 5).join('.')

@@ -28,6 +28,7 @@ t.test('given messages that are not events, then each is refused with the reason
     [JSON.stringify(envelope), "^accountId acc-1 is not the subject's acc-2$", 'mats.task.acc-2.task-1.TaskStarted'],
     [JSON.stringify(envelope), "^aggregateId task-1 is not the subject's task-2$", 'mats.task.acc-1.task-2.TaskStarted'],
     [JSON.stringify(envelope), "^type TaskStarted is not the subject's \\(none\\)$", 'mats.task.acc-1.task-1'],
+    [JSON.stringify({ ...envelope, type: '' }), "^type  is not the subject's \\(none\\)$", 'mats.task.acc-1.task-1'],
   ]
   for (const [body, reason, subject] of cases) {
     const result = tryDecodeEvent(stored(body, subject))

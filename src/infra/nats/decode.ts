@@ -74,12 +74,14 @@ function isEnvelope(value: unknown): value is EventEnvelope<string, Readonly<Rec
 /**
  * The envelope's identity must be the subject's (`mats.<category>.<account>.<aggregate>.<type>`):
  * consumers route and partition by the subject without decoding, and handlers by the envelope.
+ * A subject short of a part matches nothing, an envelope's empty field included.
  */
 function subjectMismatch(envelope: EventEnvelope, subject: string): string | null {
   const { accountId, aggregateId, type } = eventSubjectParts(subject)
-  if (envelope.type !== type) return `type ${envelope.type} is not the subject's ${type || '(none)'}`
-  if (envelope.accountId !== accountId) return `accountId ${envelope.accountId} is not the subject's ${accountId || '(none)'}`
-  if (envelope.aggregateId !== aggregateId) return `aggregateId ${envelope.aggregateId} is not the subject's ${aggregateId || '(none)'}`
+  const differs = (field: string, part: string) => part === '' || field !== part
+  if (differs(envelope.type, type)) return `type ${envelope.type} is not the subject's ${type || '(none)'}`
+  if (differs(envelope.accountId, accountId)) return `accountId ${envelope.accountId} is not the subject's ${accountId || '(none)'}`
+  if (differs(envelope.aggregateId, aggregateId)) return `aggregateId ${envelope.aggregateId} is not the subject's ${aggregateId || '(none)'}`
   return null
 }
 

@@ -78,11 +78,7 @@ export class FanOutCursors {
   async reconcile(jsm: JetStreamManager, legacyConsumer: string): Promise<number> {
     const from = (await legacyPosition(jsm, legacyConsumer)) ?? (await jsm.streams.info(TASKS_STREAM)).state.last_seq
     const registrations = await jsm.streams.info(streamOf('webhook'), { subjects_filter: `${SUBJECT_ROOT}.webhook.>` })
-    const accounts = new Set(
-      Object.keys(registrations.state.subjects ?? {})
-        .map((subject) => eventSubjectParts(subject).accountId)
-        .filter((accountId) => accountId !== ''),
-    )
+    const accounts = new Set(Object.keys(registrations.state.subjects ?? {}).flatMap((subject) => eventSubjectParts(subject).accountId || []))
     for await (const key of await this.kv.keys()) accounts.delete(key)
     for (const accountId of accounts) await this.ensure(accountId, from)
     await jsm.consumers.delete(TASKS_STREAM, legacyConsumer).catch(() => undefined)
