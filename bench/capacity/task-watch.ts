@@ -5,7 +5,7 @@
  * deliveries are NATS messages too, and the per-task count is taken without it.
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node'
-import { eventSubjectParts, SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
+import { eventSubjectParts, eventTypeSubjects } from '../../src/infra/nats/subjects.js'
 
 type Seen = 'TaskStarted' | 'TaskCompleted' | 'TaskFailed'
 
@@ -24,7 +24,7 @@ export class TaskWatch {
 
   private constructor(private readonly nc: NatsConnection) {
     for (const type of ['TaskStarted', 'TaskCompleted', 'TaskFailed'] as const) {
-      nc.subscribe(`${SUBJECT_ROOT}.task.*.*.${type}`, {
+      nc.subscribe(eventTypeSubjects('task', type), {
         callback: (_err, msg) => {
           const at = performance.now()
           const { aggregateId: taskId } = eventSubjectParts(msg.subject)

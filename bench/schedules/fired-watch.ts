@@ -6,7 +6,7 @@
  */
 import { jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
-import { eventSubjectParts } from '../../src/infra/nats/subjects.js'
+import { eventSubjectParts, eventTypeSubjects } from '../../src/infra/nats/subjects.js'
 
 export interface Tick {
   /** Delay from `scheduledFor` to the ScheduleFired stored (its task's TaskCreated is in the same atomic batch), and the schedule's account. */
@@ -25,7 +25,7 @@ export async function watchFired(natsUrl: string): Promise<FiredWatch> {
   const js = jetstream(nc)
   const { state } = await (await jetstreamManager(nc)).streams.info('MATS_TASKS')
   const consumer = await js.consumers.get('MATS_TASKS', {
-    filter_subjects: ['mats.schedule.*.*.ScheduleFired', 'mats.schedule.*.*.ScheduleTickSkipped'],
+    filter_subjects: [eventTypeSubjects('schedule', 'ScheduleFired'), eventTypeSubjects('schedule', 'ScheduleTickSkipped')],
     opt_start_seq: state.last_seq + 1,
   })
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 1024 })
@@ -35,8 +35,9 @@ export async function watchFired(natsUrl: string): Promise<FiredWatch> {
       const { data } = msg.json<{ data: { scheduledFor: string } }>()
       const tick = ticks.get(data.scheduledFor) ?? { fired: [], skipped: 0 }
       ticks.set(data.scheduledFor, tick)
-      if (msg.subject.endsWith('.ScheduleTickSkipped')) tick.skipped++
-      else tick.fired.push({ delayMs: msg.info.timestampNanos / 1e6 - Date.parse(data.scheduledFor), accountId: eventSubjectParts(msg.subject).accountId })
+      const { type, accountId } = eventSubjectParts(msg.subject)
+      if (type === 'ScheduleTickSkipped') tick.skipped++
+      else tick.fired.push({ delayMs: msg.info.timestampNanos / 1e6 - Date.parse(data.scheduledFor), accountId })
     }
   })()
   return {

@@ -6,7 +6,7 @@ import { jetstreamManager } from '@nats-io/jetstream'
 import type { Test } from 'tap'
 import { startMongo, startNats, startNatsCluster, type LocalCluster, type LocalServer } from '../../src/infra/local/servers.js'
 import type { AppContext } from '../../src/app-context.js'
-import { eventSubjectParts } from '../../src/infra/nats/subjects.js'
+import { eventSubjectParts, eventTypeSubjects } from '../../src/infra/nats/subjects.js'
 import type { TestServers } from './servers.js'
 import { until } from './wait.js'
 
@@ -75,7 +75,7 @@ export async function streamLeader(infra: AppContext, cluster: LocalCluster, str
 export async function endedTaskIds(infra: AppContext): Promise<Set<string>> {
   const ended = new Set<string>()
   for (const type of ['TaskCompleted', 'TaskFailed']) {
-    const info = await infra.jsm.streams.info('MATS_TASKS', { subjects_filter: `mats.task.*.*.${type}` })
+    const info = await infra.jsm.streams.info('MATS_TASKS', { subjects_filter: eventTypeSubjects('task', type) })
     for (const subject of Object.keys(info.state.subjects ?? {})) ended.add(eventSubjectParts(subject).aggregateId)
   }
   return ended

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
 import t, { type Test } from 'tap'
 import { byStream } from '../../projections/engine/streams.js'
-import { ALL_PROJECTIONS, ProjectionRunner, ReadModels, tasksProjection } from '../../projections/index.js'
+import { ALL_PROJECTIONS, ProjectionRunner, tasksProjection } from '../../projections/index.js'
+import { readModelsIn } from '../helpers/read-models.js'
 import { startServers } from '../helpers/servers.js'
 import { connectTestInfra } from '../helpers/service.js'
 import { aTaskThatIs } from '../helpers/task-histories.js'
@@ -43,8 +44,7 @@ t.test('given tracing is off, when the projector applies a stream of events, the
   const accountId = randomUUID()
   const taskIds: string[] = []
   for (let i = 0; i < 3; i++) taskIds.push(await aTaskThatIs(infra, accountId, randomUUID(), 'completed', `Header brief ${i}`))
-  const readModels = new ReadModels(infra.mongo.db(`headers_${randomUUID().slice(0, 8)}`), ALL_PROJECTIONS)
-  await readModels.init()
+  const readModels = await readModelsIn(infra, `headers_${randomUUID().slice(0, 8)}`)
   t.teardown(() => readModels.close())
   const reads = await countHeaderReads(t)
 

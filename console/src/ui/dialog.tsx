@@ -28,6 +28,8 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (dialog && !dialog.open) dialog.showModal()
     return () => {
+      // Preact 11 runs this after the element has left the page (closing it then only sends a `close`
+      // that `closed` ignores); kept so that a dialog unmounted while still in the page never stays modal.
       dialog?.close()
       returnFocus(opener.current)
     }

@@ -71,17 +71,18 @@ function isEnvelope(value: unknown): value is EventEnvelope<string, Readonly<Rec
   return envelopeProblem(value) === null
 }
 
+const IDENTITY = ['type', 'accountId', 'aggregateId'] as const
+
 /**
  * The envelope's identity must be the subject's (`mats.<category>.<account>.<aggregate>.<type>`):
  * consumers route and partition by the subject without decoding, and handlers by the envelope.
- * A subject short of a part matches nothing, an envelope's empty field included.
+ * A part the subject lacks (read as `''`) matches no envelope field, not even an empty one.
  */
 function subjectMismatch(envelope: EventEnvelope, subject: string): string | null {
-  const { accountId, aggregateId, type } = eventSubjectParts(subject)
-  const differs = (field: string, part: string) => part === '' || field !== part
-  if (differs(envelope.type, type)) return `type ${envelope.type} is not the subject's ${type || '(none)'}`
-  if (differs(envelope.accountId, accountId)) return `accountId ${envelope.accountId} is not the subject's ${accountId || '(none)'}`
-  if (differs(envelope.aggregateId, aggregateId)) return `aggregateId ${envelope.aggregateId} is not the subject's ${aggregateId || '(none)'}`
+  const parts = eventSubjectParts(subject)
+  for (const field of IDENTITY) {
+    if (parts[field] === '' || envelope[field] !== parts[field]) return `${field} ${envelope[field]} is not the subject's ${parts[field] || '(none)'}`
+  }
   return null
 }
 

@@ -44,7 +44,10 @@ export interface EventSubjectParts {
   readonly type: string
 }
 
-/** The parts of `mats.<category>.<accountId>.<aggregateId>.<EventType>`, each `''` where the subject has no such token. */
+/**
+ * The parts of `mats.<category>.<accountId>.<aggregateId>.<EventType>`, each `''` where the subject
+ * has no such token: NATS allows no empty token, so `''` can only mean missing.
+ */
 export function eventSubjectParts(subject: string): EventSubjectParts {
   const [, category = '', accountId = '', aggregateId = '', type = ''] = subject.split('.')
   return { category, accountId, aggregateId, type }

@@ -50,9 +50,9 @@ export function contextOf(headers: MsgHdrs | undefined): Context {
 /**
  * Links to the spans that appended these messages, for a span that handles many of them at once
  * (a projector's batch). Without a propagator (the SDK tracing.ts starts registers those of
- * `OTEL_PROPAGATORS`, W3C's by default) no header
- * can carry a span's context, and none is read: nats.js parses a message's headers on first
- * access, every event has some (its `Nats-Msg-Id`), and a projector would parse them all for nothing.
+ * `OTEL_PROPAGATORS`, W3C's by default) no header can carry a span's context, and none is read:
+ * nats.js parses a message's headers on first access, every event has some (its `Nats-Msg-Id`),
+ * and a projector would parse them all for nothing.
  */
 export function linksTo(messages: readonly { readonly headers?: MsgHdrs | undefined }[]): Link[] {
   const links: Link[] = []
