@@ -4,6 +4,7 @@ import { MongoClient, type Db } from 'mongodb'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import { natsConnectionOptions } from './nats/connection-options.js'
+import { letResolvedRequestsGo } from './nats/resolved-requests.js'
 import { MatsMetrics } from './metrics/mats-metrics.js'
 import { EventStore } from './nats/event-store.js'
 import { NatsLink } from './nats/link.js'
@@ -36,6 +37,7 @@ export interface Infra {
 }
 
 export async function connectInfra(config: Config, log: Logger): Promise<Infra> {
+  letResolvedRequestsGo()
   const nc = await connect(natsConnectionOptions(config))
   const mongo = new MongoClient(config.MONGODB_URL, { appName: 'mats', serverSelectionTimeoutMS: config.MONGODB_TIMEOUT_MS, connectTimeoutMS: config.MONGODB_TIMEOUT_MS })
   try {
