@@ -3,7 +3,8 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
-import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
+import { UndecodableMessageError } from '../../src/infra/nats/decode.js'
+import { tryDecodeOnce } from '../../src/infra/nats/decoded-events.js'
 import type { NatsLink } from '../../src/infra/nats/link.js'
 import { closeOrdered, consumeFollowing, endLevel } from '../../src/infra/nats/ordered-consumers.js'
 import { batchesOf } from './batches.js'
@@ -301,7 +302,8 @@ export class ProjectionRunner {
       const route = routeOf(msg)
       const owners = members.filter((m) => m.owns(route))
       if (owners.length === 0) continue
-      const decoded = tryDecodeEvent(msg)
+      // What the worker or a live view of this process decoded already; a projector alone keeps nothing.
+      const decoded = tryDecodeOnce(msg, { keep: false })
       for (const owner of owners) {
         const share = shares.get(owner)!
         share.messages.push(msg)

@@ -1,6 +1,7 @@
 import { JetStreamApiCodes, JetStreamApiError, JetStreamError, type JetStreamManager, type StoredMsg } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../../domain/message.js'
-import { tryDecodeEvent, UndecodableMessageError } from './decode.js'
+import { UndecodableMessageError } from './decode.js'
+import { tryDecodeOnce } from './decoded-events.js'
 import { directBatch, type DirectReads } from './direct-batch.js'
 import { EventStoreUnavailableError } from './event-store-errors.js'
 
@@ -19,7 +20,7 @@ class Collected implements Read {
   lastSeq = 0
 
   add(msg: StoredMsg): void {
-    const decoded = tryDecodeEvent(msg)
+    const decoded = tryDecodeOnce(msg)
     if (decoded instanceof UndecodableMessageError) this.undecodable.push(decoded)
     else this.events.push(decoded)
     this.lastSeq = msg.seq
