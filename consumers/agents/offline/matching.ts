@@ -69,9 +69,12 @@ interface AgentIndex {
   readonly entries: readonly { readonly subspecialty: Subspecialty; readonly phrases: readonly Phrase[] }[]
   /** For each word, the entries (by position) whose vocabulary holds it, and how much it scores there. */
   readonly hits: ReadonlyMap<string, readonly Hit[]>
+  /** For each word, the entries (by position) with a multi-word id or name that starts with it. */
+  readonly phraseStarts: ReadonlyMap<string, readonly number[]>
 }
 
 const NO_HITS: readonly Hit[] = []
+const NO_ENTRIES: readonly number[] = []
 
 /** By agent object: the catalogue's are frozen singletons, and the supervisor keeps its one planning copy (supervisor.ts). */
 const indexOf = once((agent: Agent): AgentIndex => {
@@ -86,18 +89,26 @@ const indexOf = once((agent: Agent): AgentIndex => {
     }
   })
   const entries = vocabularies.map(({ subspecialty, phrases }) => ({ subspecialty, phrases }))
-  return { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits }
+  const phraseStarts = new Map<string, number[]>()
+  entries.forEach(({ phrases }, at) => {
+    for (const first of new Set(phrases.map((phrase) => phrase.words[0] ?? ''))) phraseStarts.set(first, [...(phraseStarts.get(first) ?? []), at])
+  })
+  return { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits, phraseStarts }
 }, new WeakMap())
+
+/** A brief's words as they read in its text, space-delimited: a brief is scored against every specialist. */
+const briefTextOf = once((brief: readonly Term[]) => ` ${brief.map((term) => term.key).join(' ')} `, new WeakMap())
 
 const NOTHING_MATCHED: readonly Term[] = Object.freeze([])
 
 /**
- * Every subspecialty of the agent with its score, best first, ties in catalogue order. The brief's
- * words but the agent's identity words score by the vocabulary; a multi-word id or name said word
- * for word adds PHRASE, and its words count as matched too.
+ * The agent's subspecialties the brief scores, best first, ties in catalogue order; those it
+ * does not score are left out (chooseSubspecialties tops up from the catalogue). The brief's
+ * words but the agent's identity words score by the vocabulary; a multi-word id or name said
+ * word for word adds PHRASE, and its words count as matched too.
  */
 export function rankSubspecialties(agent: Agent, brief: readonly Term[]): SubspecialtyPick[] {
-  const { identity, entries, hits } = indexOf(agent)
+  const { identity, entries, hits, phraseStarts } = indexOf(agent)
   // A word of a brief hits few subspecialties: the rest share one empty list and allocate nothing.
   const scores = new Array<number>(entries.length).fill(0)
   const matches = new Map<number, Term[]>()
@@ -110,13 +121,22 @@ export function rankSubspecialties(agent: Agent, brief: readonly Term[]): Subspe
       else matches.set(at, [term])
     }
   }
-  const briefText = ` ${brief.map((term) => term.key).join(' ')} `
-  const picks = entries.map(({ subspecialty, phrases }, at): SubspecialtyPick => {
+  // A phrase said word for word starts with a word of the brief: only those entries are searched.
+  const briefText = briefTextOf(brief)
+  const phrased = new Map<number, Phrase>()
+  for (const term of brief) {
+    for (const at of phraseStarts.get(term.key) ?? NO_ENTRIES) {
+      const phrase = phrased.has(at) ? undefined : entries[at]?.phrases.find((candidate) => briefText.includes(candidate.text))
+      if (phrase !== undefined) phrased.set(at, phrase)
+    }
+  }
+  const picks: SubspecialtyPick[] = []
+  entries.forEach(({ subspecialty }, at) => {
     const score = scores[at] ?? 0
     const matched = matches.get(at) ?? NOTHING_MATCHED
-    const phrase = phrases.find((candidate) => briefText.includes(candidate.text))
-    if (phrase === undefined) return { subspecialty, score, matched }
-    return { subspecialty, score: score + PHRASE, matched: brief.filter((term) => matched.includes(term) || phrase.words.includes(term.key)) }
+    const phrase = phrased.get(at)
+    if (phrase !== undefined) picks.push({ subspecialty, score: score + PHRASE, matched: brief.filter((term) => matched.includes(term) || phrase.words.includes(term.key)) })
+    else if (score > 0) picks.push({ subspecialty, score, matched })
   })
   // Array.prototype.sort is stable: equal scores keep catalogue order.
   return picks.sort((a, b) => b.score - a.score)
