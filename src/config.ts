@@ -140,7 +140,8 @@ export const ConfigSchema = Type.Object({
     description: 'GET /v1/tasks/{taskId}/events sends a keep-alive comment this often, so idle proxies and load balancers keep the stream open',
   }),
   ...WebhookSettingsSchema,
-  TASK_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 900_000, description: 'Time limit of one agent run' }),
+  // A timer fires at once past 2^31 - 1 ms (about 24.8 days): a larger limit would end every run as it starts.
+  TASK_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 2_147_483_647, default: 900_000, description: 'Time limit of one agent run' }),
   ...LanguageModelSettingsSchema,
   DEV_DATA_DIR: Type.String({ minLength: 1, default: '.mats', description: 'mats dev: where local servers keep their data' }),
   DEV_NATS_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 4222, description: 'mats dev: port of the local nats-server' }),

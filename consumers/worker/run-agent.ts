@@ -65,11 +65,15 @@ async function sessionForRun(ctx: RunContext, key: TaskKey, sessionId: string, r
  * ends; tokens a failed run spent are still counted.
  */
 export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, cancel, children, runChild, session: reading }: RunLinks): Promise<FinishTask> {
-  // Aborted at the run's time limit, or when it ends however it ends: whatever it started (delegated
-  // runs) stops with it. One controller and a plain timer: AbortSignal.timeout cost a task 4-5 µs more.
-  const bounds = new AbortController()
-  const timeLimit = setTimeout(() => bounds.abort(new DOMException('the run exceeded its time limit', 'TimeoutError')), ctx.timeoutMs).unref()
-  const linked = linkedSignal([bounds.signal, ctx.shutdown, cancel, ...(parent ? [parent] : [])])
+  // Aborted at the run's time limit, or when the run ends however it ends: whatever it started
+  // (delegated runs) stops with it.
+  const run = new AbortController()
+  let timedOut = false
+  const timeLimit = setTimeout(() => {
+    timedOut = true
+    run.abort(new DOMException('the run exceeded its time limit', 'TimeoutError'))
+  }, ctx.timeoutMs).unref()
+  const linked = linkedSignal([run.signal, ctx.shutdown, cancel, ...(parent ? [parent] : [])])
   const { signal } = linked
   try {
     const session = requireOpenSession(await sessionForRun(ctx, key, task.sessionId, reading, signal))
@@ -85,8 +89,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
     const failed = (reason: FailureReason, error: string): FinishTask => ({ outcome: 'failed', reason, error, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 })
     if (cancel.aborted) return failed('cancelled', 'cancelled while it ran; what it spent until then is counted')
     if (parent?.aborted && parent.reason instanceof TaskCancelledError) return { ...CANCELLED_WITH_PARENT, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 }
-    // Until the run has ended (below), only its time limit aborts `bounds`.
-    if (bounds.signal.aborted) return failed('timeout', `the run exceeded its time limit of ${describeMs(ctx.timeoutMs)}`)
+    if (timedOut) return failed('timeout', `the run exceeded its time limit of ${describeMs(ctx.timeoutMs)}`)
     if (ctx.shutdown.aborted) return failed('worker_shutdown', 'the worker shut down before the run finished; tasks are not retried')
     if (parent?.aborted) return { ...PARENT_ENDED, usage: spent?.usage ?? null, costMicros: spent?.costMicros ?? 0 }
     if (err instanceof AgentRunError && !err.internal) {
@@ -97,7 +100,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
     return failed('agent_error', 'the agent run stopped on an internal error; the worker log has the details')
   } finally {
     clearTimeout(timeLimit)
-    bounds.abort(new Error('the run has ended'))
+    run.abort(new Error('the run has ended'))
     linked.dispose()
   }
 }

@@ -37,8 +37,8 @@ export interface Infra {
 }
 
 export async function connectInfra(config: Config, log: Logger): Promise<Infra> {
-  letResolvedRequestsGo()
   const nc = await connect(natsConnectionOptions(config))
+  if (!letResolvedRequestsGo(nc)) log.warn("nats.js' connection is not of the @nats-io/nats-core copy mats patches: every resolved request makes an error again (two copies installed?)")
   const mongo = new MongoClient(config.MONGODB_URL, { appName: 'mats', serverSelectionTimeoutMS: config.MONGODB_TIMEOUT_MS, connectTimeoutMS: config.MONGODB_TIMEOUT_MS })
   try {
     // Every request gets an answer within the timeout, if only a 503 (invariant 11).

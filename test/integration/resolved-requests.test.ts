@@ -22,10 +22,10 @@ t.teardown(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-letResolvedRequestsGo()
 const nc = await connect({ servers: nats.url, noAsyncTraces: true })
 t.teardown(() => nc.close())
 if (!(nc instanceof NatsConnectionImpl)) throw new Error("nats.js' connection class moved: this test must learn the new shape")
+t.ok(letResolvedRequestsGo(nc), 'installed on the connection class nats.js uses')
 const connection = nc
 /** Requests the connection still holds, waiting for an answer. */
 const pendingRequests = () => connection.protocol.muxSubscriptions.size()
@@ -95,4 +95,26 @@ t.test('given a responder that never answers, when a request times out, then it 
 
   t.ok(refused instanceof errors.TimeoutError, 'refused: timed out')
   t.equal(pendingRequests(), 0)
+})
+
+t.test('given a request too large to publish, when it is made, then it is refused and let go', async (t) => {
+  const tooLarge = new Uint8Array((nc.info?.max_payload ?? 1024 * 1024) + 1)
+
+  const refused = await nc.request('echo', tooLarge, { timeout: 10_000 }).catch((err: unknown) => err)
+
+  t.ok(refused instanceof Error, `refused: ${String(refused)}`)
+  t.equal(pendingRequests(), 0)
+})
+
+t.test('given a request waiting for its answer, when the connection closes, then it is refused', async (t) => {
+  const closing = await connect({ servers: nats.url, noAsyncTraces: true })
+  const silent = closing.subscribe('silent.until.closed', { callback: () => {} })
+  await closing.flush()
+
+  const request = closing.request('silent.until.closed', 'hello', { timeout: 30_000 }).catch((err: unknown) => err)
+  await closing.close()
+
+  const refused = await request
+  t.ok(refused instanceof errors.RequestError || refused instanceof errors.ClosedConnectionError, `refused: ${String(refused)}`)
+  t.ok(silent.isClosed())
 })

@@ -106,6 +106,7 @@ t.test('each bad value is a ConfigError naming its variable', async (t) => {
     ['NATS_BATCHES_PER_STREAM', '1001'],
     ['DEFAULT_MONTHLY_BUDGET_USD', '-5'],
     ['PUBLIC_BASE_URL', 'not a uri'],
+    ['TASK_TIMEOUT_MS', '2147483648'],
   ]
   for (const [name, value] of cases) {
     const problems = problemsOf(t, { [name]: value })

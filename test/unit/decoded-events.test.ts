@@ -28,17 +28,18 @@ t.test('given a message decoded, when another delivery of it is decoded, then th
   t.same(again, { ...envelope('e-1'), seq: 7, subject: SUBJECT })
 })
 
-t.test('given a message decoded from a buffer its client then reuses, when it is delivered again, then it is still known', async (t) => {
+t.test('given a message decoded from a view of a larger buffer, when the buffer changes and the message is delivered again, then it is still known', async (t) => {
   const events = new DecodedEvents(ROOMY)
   const body = JSON.stringify(envelope('e-1'))
-  const socketBuffer = Buffer.alloc(body.length + 16)
-  socketBuffer.write(body, 8)
-  const first = events.tryDecode({ subject: SUBJECT, seq: 7, data: socketBuffer.subarray(8, 8 + body.length) })
-  socketBuffer.fill(0x20)
+  const readBuffer = Buffer.alloc(body.length + 16)
+  readBuffer.write(body, 8)
+  const first = events.tryDecode({ subject: SUBJECT, seq: 7, data: readBuffer.subarray(8, 8 + body.length) })
+  readBuffer.fill(0x20)
 
   const again = events.tryDecode(delivered(7, envelope('e-1')))
 
   t.equal(again, first)
+  t.equal(events.held.bytes, body.length, 'holds the message, not the buffer it came in')
 })
 
 t.test('given a message decoded, when another message has its subject and sequence (a stream made again), then that one is decoded', async (t) => {
@@ -79,16 +80,29 @@ t.test('given a reader that keeps nothing, then it uses what is kept and keeps n
 
 t.test('given more than it may hold, then the least recently used message goes first', async (t) => {
   const size = delivered(1, envelope('e-1')).data.byteLength
-  const events = new DecodedEvents(2 * size)
-  const first = events.tryDecode(delivered(1, envelope('e-1')))
-  const second = events.tryDecode(delivered(2, envelope('e-2')))
+  const events = new DecodedEvents(4 * size)
+  const decoded = [1, 2, 3, 4].map((seq) => events.tryDecode(delivered(seq, envelope(`e-${seq}`))))
   events.tryDecode(delivered(1, envelope('e-1')))
 
-  events.tryDecode(delivered(3, envelope('e-3')))
+  events.tryDecode(delivered(5, envelope('e-5')))
 
-  t.equal(events.tryDecode(delivered(1, envelope('e-1'))), first, 'used last: kept')
-  t.not(events.tryDecode(delivered(2, envelope('e-2'))), second, 'used least recently: gone')
-  t.ok(events.held.bytes <= 2 * size, `holds ${events.held.bytes} of at most ${2 * size} bytes`)
+  t.equal(events.tryDecode(delivered(1, envelope('e-1'))), decoded[0], 'used last: kept')
+  t.not(events.tryDecode(delivered(2, envelope('e-2'))), decoded[1], 'used least recently: gone')
+  t.ok(events.held.bytes <= 4 * size, `holds ${events.held.bytes} of at most ${4 * size} bytes`)
+})
+
+t.test('given a message larger than a quarter of what it may hold, then it is decoded but not kept, and nothing is pushed out', async (t) => {
+  const small = delivered(1, envelope('e-1'))
+  const events = new DecodedEvents(4 * small.data.byteLength + 100)
+  const kept = events.tryDecode(small)
+  const large = delivered(2, envelope('e-2', 'w'.repeat(small.data.byteLength)))
+
+  const first = events.tryDecode(large)
+  const again = events.tryDecode(large)
+
+  t.notOk(first instanceof UndecodableMessageError)
+  t.not(again, first, 'decoded each time')
+  t.equal(events.tryDecode(delivered(1, envelope('e-1'))), kept)
 })
 
 t.test('given a message that is not an event, then it is refused each time and not kept', async (t) => {

@@ -31,8 +31,6 @@ const agentKeywordsOf = once((type: AgentType) => new Set(wordsOf(PLAYBOOKS[type
 
 interface Phrase {
   readonly words: readonly string[]
-  /** As it reads in a brief's text (space-delimited). */
-  readonly text: string
 }
 
 interface Vocabulary {
@@ -52,7 +50,7 @@ function vocabularyOf(type: AgentType, sub: Subspecialty): Vocabulary {
     phrases: [sub.id.replace(/-/g, ' '), sub.name]
       .map(wordsOf)
       .filter((words) => words.length > 1)
-      .map((words) => ({ words, text: ` ${words.join(' ')} ` })),
+      .map((words) => ({ words })),
   }
 }
 
@@ -96,8 +94,10 @@ const indexOf = once((agent: Agent): AgentIndex => {
   return { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits, phraseStarts }
 }, new WeakMap())
 
-/** A brief's words as they read in its text, space-delimited: a brief is scored against every specialist. */
-const briefTextOf = once((brief: readonly Term[]) => ` ${brief.map((term) => term.key).join(' ')} `, new WeakMap())
+/** Whether the brief says the phrase word for word: its words in a row, from the brief's `start`th. */
+function saysFrom(brief: readonly Term[], start: number, phrase: Phrase): boolean {
+  return phrase.words.every((word, k) => brief[start + k]?.key === word)
+}
 
 const NOTHING_MATCHED: readonly Term[] = Object.freeze([])
 
@@ -121,13 +121,15 @@ export function rankSubspecialties(agent: Agent, brief: readonly Term[]): Subspe
       else matches.set(at, [term])
     }
   }
-  // A phrase said word for word starts with a word of the brief: only those entries are searched.
-  const briefText = briefTextOf(brief)
-  const phrased = new Map<number, Phrase>()
+  // A phrase said word for word starts at a word of the brief: only the entries with a phrase starting so are searched, once each.
+  const phrased = new Map<number, Phrase | undefined>()
   for (const term of brief) {
     for (const at of phraseStarts.get(term.key) ?? NO_ENTRIES) {
-      const phrase = phrased.has(at) ? undefined : entries[at]?.phrases.find((candidate) => briefText.includes(candidate.text))
-      if (phrase !== undefined) phrased.set(at, phrase)
+      if (!phrased.has(at))
+        phrased.set(
+          at,
+          entries[at]?.phrases.find((phrase) => brief.some((_, start) => saysFrom(brief, start, phrase))),
+        )
     }
   }
   const picks: SubspecialtyPick[] = []

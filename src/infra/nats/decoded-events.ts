@@ -1,8 +1,9 @@
+import { LRUCache } from 'lru-cache'
 import type { RecordedEvent } from '../../domain/message.js'
 import { type StoredMessage, tryDecodeEvent, UndecodableMessageError } from './decode.js'
 
 interface Entry {
-  /** A copy: a delivered message's bytes may be a view of a buffer its client reuses. */
+  /** A copy: a delivered message's bytes are a view of the client's read buffer, which a kept view would hold whole. */
   readonly bytes: Uint8Array
   readonly event: RecordedEvent
 }
@@ -16,50 +17,35 @@ interface Entry {
  *
  * decodeEvent is a function of a message's subject, sequence and bytes only; an entry answers a
  * message only when all three are the same (a stream deleted and made again restarts its
- * sequences). Kept up to `maxBytes` of stored messages, the least recently used going first;
- * an event decoded takes about as much again. What is not an event is not kept.
+ * sequences). Kept up to `maxBytes` of stored messages, the least recently used going first, and
+ * none larger than a quarter of that; an event decoded takes about as much again. What is not an
+ * event is not kept.
  */
 export class DecodedEvents {
-  private readonly entries = new Map<string, Entry>()
-  private bytes = 0
+  private readonly entries: LRUCache<string, Entry>
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (entry) => Math.max(1, entry.bytes.byteLength) })
+  }
 
   /**
    * The event the message holds, or why it holds none. `keep: false` uses what is kept but keeps
-   * nothing new: for a reader that is mostly the only one of what it reads (a projector,
-   * replaying a stream or following it behind the others).
+   * nothing new: for a reader that is mostly the only one of what it reads (a projector, a scan
+   * of an account's history).
    */
   tryDecode(msg: StoredMessage, { keep = true }: { readonly keep?: boolean } = {}): RecordedEvent | UndecodableMessageError {
     const key = `${msg.seq} ${msg.subject}`
     const known = this.entries.get(key)
-    if (known !== undefined) this.forget(key, known)
-    if (known !== undefined && Buffer.compare(known.bytes, msg.data) === 0) {
-      this.keep(key, known)
-      return known.event
-    }
+    if (known !== undefined && Buffer.compare(known.bytes, msg.data) === 0) return known.event
     const event = tryDecodeEvent(msg)
-    if (keep && !(event instanceof UndecodableMessageError)) this.keep(key, { bytes: new Uint8Array(msg.data), event })
+    if (keep && !(event instanceof UndecodableMessageError)) this.entries.set(key, { bytes: new Uint8Array(msg.data), event })
+    else if (known !== undefined) this.entries.delete(key)
     return event
   }
 
   /** Entries held, and the stored bytes they hold. */
   get held(): { readonly entries: number; readonly bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes }
-  }
-
-  private keep(key: string, entry: Entry): void {
-    this.entries.set(key, entry)
-    this.bytes += entry.bytes.byteLength
-    for (const [oldest, held] of this.entries) {
-      if (this.bytes <= this.maxBytes) return
-      this.forget(oldest, held)
-    }
-  }
-
-  private forget(key: string, entry: Entry): void {
-    this.entries.delete(key)
-    this.bytes -= entry.bytes.byteLength
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize }
   }
 }
 

@@ -19,8 +19,11 @@ class Collected implements Read {
   readonly undecodable: UndecodableMessageError[] = []
   lastSeq = 0
 
+  /** `keep`: whether what is decoded is kept for the process's other readers (DecodedEvents). */
+  constructor(private readonly keep = true) {}
+
   add(msg: StoredMsg): void {
-    const decoded = tryDecodeOnce(msg)
+    const decoded = tryDecodeOnce(msg, { keep: this.keep })
     if (decoded instanceof UndecodableMessageError) this.undecodable.push(decoded)
     else this.events.push(decoded)
     this.lastSeq = msg.seq
@@ -61,7 +64,8 @@ export class LogReader {
    * `read(…, atLeast)`, which checks with the leader.
    */
   readPage(stream: string, filter: string, fromSeq: number, max: number): Promise<Read> {
-    return this.readDirect(stream, filter, fromSeq, max)
+    // A scan of an account's history is read once: kept, it would push out the events read task after task.
+    return this.readDirect(stream, filter, fromSeq, max, new Collected(false))
   }
 
   /** The last sequence on `filter` (0 if none), from the stream leader: nothing acknowledged before the call is missed. */
@@ -86,8 +90,7 @@ export class LogReader {
    * (49 ms a read of an early task at 300,000 messages, against 0.8 ms this way). What is
    * appended meanwhile is left to the next read, as for any read that races an append.
    */
-  private async readDirect(stream: string, filter: string, fromSeq: number, max = Number.POSITIVE_INFINITY): Promise<Read> {
-    const read = new Collected()
+  private async readDirect(stream: string, filter: string, fromSeq: number, max = Number.POSITIVE_INFINITY, read = new Collected()): Promise<Read> {
     for (let from = fromSeq, size = 1; read.events.length < max; ) {
       const batch = await this.directBatch(stream, filter, from, size)
       for (const msg of batch) read.add(msg)

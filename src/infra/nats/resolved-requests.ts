@@ -1,18 +1,26 @@
-import { RequestOne } from '@nats-io/nats-core/internal'
+import { NatsConnectionImpl, RequestOne } from '@nats-io/nats-core/internal'
+import type { NatsConnection } from '@nats-io/transport-node'
 
 /**
  * nats.js (3.4) makes a `RequestError`, stack trace and all, for every request it resolves:
  * `RequestOne.resolver` ends by calling `cancel()`, which rejects the promise it has just settled
  * with a new error that nobody can see. Every JetStream append, KV create and direct get is such
  * a request; the errors cost 0.04 ms of a no-op task's 0.9 (docs/benchmarks.md, 2026-11-28).
+ * The fix upstream is one line: the resolver letting the request go (`this.mux.cancel(this)`)
+ * instead of cancelling it.
  *
- * Installed once per process, before connecting: the `cancel()` a resolver makes of its own
- * request only lets the request go from the connection's map. Every other cancel (a timeout, a
- * failed publish, the connection closing) is nats.js' own. Its code is called, not copied, so a
- * nats.js that stops making the error makes this a no-op.
+ * Until then, installed once per process: the `cancel()` a resolver makes of its own request
+ * stops the request's timer and lets it go from the connection's map, as nats.js' own does, but
+ * makes no error. Every other cancel (a timeout, a failed publish) is nats.js' own, as is the
+ * resolver itself. A patch of the installed file (patch-package) would need an install step in
+ * every image and clone; this needs none, and says when it cannot reach the connection's class.
+ *
+ * Returns false, changing nothing, when `nc` is not of the nats.js copy this module patches
+ * (two copies installed: bump @nats-io/nats-core with transport-node, which pins it).
  */
-export function letResolvedRequestsGo(): void {
-  if (installed) return
+export function letResolvedRequestsGo(nc: NatsConnection): boolean {
+  if (!(nc instanceof NatsConnectionImpl)) return false
+  if (installed) return true
   installed = true
   const { resolver, cancel } = RequestOne.prototype
   let resolving: RequestOne | undefined
@@ -25,9 +33,11 @@ export function letResolvedRequestsGo(): void {
     }
   }
   RequestOne.prototype.cancel = function (this: RequestOne, err) {
-    if (err === undefined && this === resolving) this.mux.cancel(this)
-    else cancel.call(this, err)
+    if (err !== undefined || this !== resolving) return cancel.call(this, err)
+    this.timer?.cancel()
+    this.mux.cancel(this)
   }
+  return true
 }
 
 let installed = false
