@@ -66,7 +66,8 @@ async function sessionForRun(ctx: RunContext, key: TaskKey, sessionId: string, r
  */
 export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, cancel, children, runChild, session: reading }: RunLinks): Promise<FinishTask> {
   // Aborted at the run's time limit, or when the run ends however it ends: whatever it started
-  // (delegated runs) stops with it.
+  // (delegated runs) stops with it. A plain timer: AbortSignal.timeout and a second controller
+  // cost a run 4-5 µs more (docs/benchmarks.md, 2026-11-28, session 19).
   const run = new AbortController()
   let timedOut = false
   const timeLimit = setTimeout(() => {

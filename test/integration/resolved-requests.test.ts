@@ -97,24 +97,28 @@ t.test('given a responder that never answers, when a request times out, then it 
   t.equal(pendingRequests(), 0)
 })
 
-t.test('given a request too large to publish, when it is made, then it is refused and let go', async (t) => {
+t.test('given a request too large to publish, when it is made, then it is refused for its size and let go', async (t) => {
   const tooLarge = new Uint8Array((nc.info?.max_payload ?? 1024 * 1024) + 1)
 
   const refused = await nc.request('echo', tooLarge, { timeout: 10_000 }).catch((err: unknown) => err)
 
-  t.ok(refused instanceof Error, `refused: ${String(refused)}`)
+  t.ok(refused instanceof errors.InvalidArgumentError, `refused: ${String(refused)}`)
+  t.match(String(refused), /max_payload/)
   t.equal(pendingRequests(), 0)
 })
 
-t.test('given a request waiting for its answer, when the connection closes, then it is refused', async (t) => {
+t.test('given a request waiting for its answer, when the connection closes, then it is refused and let go', async (t) => {
   const closing = await connect({ servers: nats.url, noAsyncTraces: true })
-  const silent = closing.subscribe('silent.until.closed', { callback: () => {} })
+  t.teardown(() => closing.close())
+  if (!(closing instanceof NatsConnectionImpl)) throw new Error("nats.js' connection class moved: this test must learn the new shape")
+  closing.subscribe('silent.until.closed', { callback: () => {} })
   await closing.flush()
 
   const request = closing.request('silent.until.closed', 'hello', { timeout: 30_000 }).catch((err: unknown) => err)
   await closing.close()
 
   const refused = await request
-  t.ok(refused instanceof errors.RequestError || refused instanceof errors.ClosedConnectionError, `refused: ${String(refused)}`)
-  t.ok(silent.isClosed())
+  t.ok(refused instanceof errors.RequestError, `refused: ${String(refused)}`)
+  t.match(String(refused), /connection closed/)
+  t.equal(closing.protocol.muxSubscriptions.size(), 0)
 })

@@ -67,12 +67,19 @@ interface AgentIndex {
   readonly entries: readonly { readonly subspecialty: Subspecialty; readonly phrases: readonly Phrase[] }[]
   /** For each word, the entries (by position) whose vocabulary holds it, and how much it scores there. */
   readonly hits: ReadonlyMap<string, readonly Hit[]>
-  /** For each word, the entries (by position) with a multi-word id or name that starts with it. */
-  readonly phraseStarts: ReadonlyMap<string, readonly number[]>
+  /** For each word, the multi-word ids and names that start with it. */
+  readonly phraseStarts: ReadonlyMap<string, readonly PhraseOf[]>
+}
+
+/** A multi-word id or name of the entry at `at`; `rank` 0 is its id, 1 its name (the id wins when a brief says both). */
+interface PhraseOf {
+  readonly at: number
+  readonly rank: number
+  readonly phrase: Phrase
 }
 
 const NO_HITS: readonly Hit[] = []
-const NO_ENTRIES: readonly number[] = []
+const NO_PHRASES: readonly PhraseOf[] = []
 
 /** By agent object: the catalogue's are frozen singletons, and the supervisor keeps its one planning copy (supervisor.ts). */
 const indexOf = once((agent: Agent): AgentIndex => {
@@ -87,9 +94,12 @@ const indexOf = once((agent: Agent): AgentIndex => {
     }
   })
   const entries = vocabularies.map(({ subspecialty, phrases }) => ({ subspecialty, phrases }))
-  const phraseStarts = new Map<string, number[]>()
+  const phraseStarts = new Map<string, PhraseOf[]>()
   entries.forEach(({ phrases }, at) => {
-    for (const first of new Set(phrases.map((phrase) => phrase.words[0] ?? ''))) phraseStarts.set(first, [...(phraseStarts.get(first) ?? []), at])
+    phrases.forEach((phrase, rank) => {
+      const first = phrase.words[0] ?? ''
+      phraseStarts.set(first, [...(phraseStarts.get(first) ?? []), { at, rank, phrase }])
+    })
   })
   return { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits, phraseStarts }
 }, new WeakMap())
@@ -121,22 +131,19 @@ export function rankSubspecialties(agent: Agent, brief: readonly Term[]): Subspe
       else matches.set(at, [term])
     }
   }
-  // A phrase said word for word starts at a word of the brief: only the entries with a phrase starting so are searched, once each.
-  const phrased = new Map<number, Phrase | undefined>()
-  for (const term of brief) {
-    for (const at of phraseStarts.get(term.key) ?? NO_ENTRIES) {
-      if (!phrased.has(at))
-        phrased.set(
-          at,
-          entries[at]?.phrases.find((phrase) => brief.some((_, start) => saysFrom(brief, start, phrase))),
-        )
+  // A phrase said word for word starts at a word of the brief: only the phrases starting with one are checked, from there.
+  const phrased = new Map<number, PhraseOf>()
+  brief.forEach((term, start) => {
+    for (const candidate of phraseStarts.get(term.key) ?? NO_PHRASES) {
+      const known = phrased.get(candidate.at)
+      if ((known === undefined || candidate.rank < known.rank) && saysFrom(brief, start, candidate.phrase)) phrased.set(candidate.at, candidate)
     }
-  }
+  })
   const picks: SubspecialtyPick[] = []
   entries.forEach(({ subspecialty }, at) => {
     const score = scores[at] ?? 0
     const matched = matches.get(at) ?? NOTHING_MATCHED
-    const phrase = phrased.get(at)
+    const phrase = phrased.get(at)?.phrase
     if (phrase !== undefined) picks.push({ subspecialty, score: score + PHRASE, matched: brief.filter((term) => matched.includes(term) || phrase.words.includes(term.key)) })
     else if (score > 0) picks.push({ subspecialty, score, matched })
   })

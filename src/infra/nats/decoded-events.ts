@@ -25,7 +25,15 @@ export class DecodedEvents {
   private readonly entries: LRUCache<string, Entry>
 
   constructor(maxBytes: number) {
-    this.entries = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (entry) => Math.max(1, entry.bytes.byteLength) })
+    // `max` as well: lru-cache sizes its arrays by it (without it they grow, and it is slower). No
+    // event is under 64 bytes, so the bytes bound the entries first.
+    this.entries = new LRUCache({
+      max: Math.max(1, Math.floor(maxBytes / 64)),
+      maxSize: maxBytes,
+      maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
+      // Never 0 (which lru-cache refuses): a message without bytes is not an event, so is not kept.
+      sizeCalculation: (entry) => entry.bytes.byteLength,
+    })
   }
 
   /**

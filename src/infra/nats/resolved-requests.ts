@@ -34,6 +34,7 @@ export function letResolvedRequestsGo(nc: NatsConnection): boolean {
   }
   RequestOne.prototype.cancel = function (this: RequestOne, err) {
     if (err !== undefined || this !== resolving) return cancel.call(this, err)
+    // nats.js' resolver has stopped the timer already; stopped here too, a resolver that ever stops doing so leaks none.
     this.timer?.cancel()
     this.mux.cancel(this)
   }
