@@ -25,10 +25,11 @@ export class DecodedEvents {
   private readonly entries: LRUCache<string, Entry>
 
   constructor(maxBytes: number) {
-    // `max` as well: lru-cache sizes its arrays by it (without it they grow, and it is slower). No
-    // event is under 64 bytes, so the bytes bound the entries first.
+    // `max` as well: lru-cache allocates its arrays for that many entries up front (without it they
+    // grow, more slowly). One per 512 bytes, at least 64: 8,192 for 4 MiB, about 0.2 MiB of arrays.
+    // A task's events are 0.5 to 6 KB as stored, so the bytes bound the entries first.
     this.entries = new LRUCache({
-      max: Math.max(1, Math.floor(maxBytes / 64)),
+      max: Math.max(64, Math.floor(maxBytes / 512)),
       maxSize: maxBytes,
       maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
       // Never 0 (which lru-cache refuses): a message without bytes is not an event, so is not kept.
