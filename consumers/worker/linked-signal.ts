@@ -5,7 +5,7 @@
  * runs that never heard their supervisor's cancellation), each source holds the link
  * strongly until `dispose`.
  */
-export function linkedSignal(sources: readonly AbortSignal[]): { readonly signal: AbortSignal; dispose(): void } {
+export function linkedSignal(sources: readonly AbortSignal[]): { readonly signal: AbortSignal; abort(reason: unknown): void; dispose(): void } {
   const controller = new AbortController()
   const unlinks: (() => void)[] = []
   for (const source of sources) {
@@ -19,6 +19,8 @@ export function linkedSignal(sources: readonly AbortSignal[]): { readonly signal
   }
   return {
     signal: controller.signal,
+    /** Aborts the linked signal itself, as a source would. */
+    abort: (reason) => controller.abort(reason),
     dispose: () => {
       for (const unlink of unlinks) unlink()
     },

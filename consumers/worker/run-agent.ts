@@ -65,17 +65,16 @@ async function sessionForRun(ctx: RunContext, key: TaskKey, sessionId: string, r
  * ends; tokens a failed run spent are still counted.
  */
 export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, issuer: Issuer, { parent, cancel, children, runChild, session: reading }: RunLinks): Promise<FinishTask> {
-  // Aborted at the run's time limit, or when the run ends however it ends: whatever it started
-  // (delegated runs) stops with it. A plain timer: AbortSignal.timeout and a second controller
-  // cost a run 4-5 µs more (docs/benchmarks.md, 2026-11-28, session 19).
-  const run = new AbortController()
+  const linked = linkedSignal([ctx.shutdown, cancel, ...(parent ? [parent] : [])])
+  const { signal } = linked
+  // The linked signal is aborted at the run's time limit too, and when the run ends however it
+  // ends: whatever it started (delegated runs) stops with it. A plain timer: AbortSignal.timeout
+  // and controllers of their own cost a run 4-5 µs more (docs/benchmarks.md, 2026-11-28, session 19).
   let timedOut = false
   const timeLimit = setTimeout(() => {
     timedOut = true
-    run.abort(new DOMException('the run exceeded its time limit', 'TimeoutError'))
+    linked.abort(new DOMException('the run exceeded its time limit', 'TimeoutError'))
   }, ctx.timeoutMs).unref()
-  const linked = linkedSignal([run.signal, ctx.shutdown, cancel, ...(parent ? [parent] : [])])
-  const { signal } = linked
   try {
     const session = requireOpenSession(await sessionForRun(ctx, key, task.sessionId, reading, signal))
     const request: AgentRunRequest = {
@@ -101,7 +100,7 @@ export async function runAgent(ctx: RunContext, key: TaskKey, task: Running, iss
     return failed('agent_error', 'the agent run stopped on an internal error; the worker log has the details')
   } finally {
     clearTimeout(timeLimit)
-    run.abort(new Error('the run has ended'))
+    linked.abort(new Error('the run has ended'))
     linked.dispose()
   }
 }

@@ -51,6 +51,8 @@ interface Share {
 }
 
 const NO_SHARE: Share = { events: [], messages: [] }
+/** Decoding options of a projector's batches, made once: it uses what others kept and keeps nothing. */
+const KEEP_NOTHING = { keep: false } as const
 
 /**
  * Events per batch at most. A batch's writes cost FerretDB about as much for the documents
@@ -303,7 +305,7 @@ export class ProjectionRunner {
       const owners = members.filter((m) => m.owns(route))
       if (owners.length === 0) continue
       // What the worker or a live view of this process decoded already; a projector alone keeps nothing.
-      const decoded = tryDecodeOnce(msg, { keep: false })
+      const decoded = tryDecodeOnce(msg, KEEP_NOTHING)
       for (const owner of owners) {
         const share = shares.get(owner)!
         share.messages.push(msg)

@@ -63,8 +63,8 @@ interface Hit {
 /** An agent's vocabularies turned around, so that a brief is scored in one lookup a word. */
 interface AgentIndex {
   readonly identity: ReadonlySet<string>
-  /** The agent's subspecialties as indexed, in catalogue order, each with its multi-word id and name. */
-  readonly entries: readonly { readonly subspecialty: Subspecialty; readonly phrases: readonly Phrase[] }[]
+  /** The agent's subspecialties as indexed, in catalogue order: an entry's position is its `at`. */
+  readonly entries: readonly Subspecialty[]
   /** For each word, the entries (by position) whose vocabulary holds it, and how much it scores there. */
   readonly hits: ReadonlyMap<string, readonly Hit[]>
   /** For each word, the multi-word ids and names that start with it. */
@@ -83,26 +83,21 @@ const NO_PHRASES: readonly PhraseOf[] = []
 
 /** By agent object: the catalogue's are frozen singletons, and the supervisor keeps its one planning copy (supervisor.ts). */
 const indexOf = once((agent: Agent): AgentIndex => {
-  const vocabularies = agent.subspecialties.map((subspecialty) => ({ subspecialty, ...vocabularyOf(agent.type, subspecialty) }))
+  const vocabularies = agent.subspecialties.map((subspecialty) => vocabularyOf(agent.type, subspecialty))
   const hits = new Map<string, Hit[]>()
-  vocabularies.forEach(({ strong, weak }, at) => {
-    for (const word of new Set([...strong, ...weak])) {
-      const hit = { at, points: strong.has(word) ? STRONG : WEAK }
-      const known = hits.get(word)
-      if (known) known.push(hit)
-      else hits.set(word, [hit])
-    }
-  })
-  const entries = vocabularies.map(({ subspecialty, phrases }) => ({ subspecialty, phrases }))
   const phraseStarts = new Map<string, PhraseOf[]>()
-  entries.forEach(({ phrases }, at) => {
-    phrases.forEach((phrase, rank) => {
-      const first = phrase.words[0] ?? ''
-      phraseStarts.set(first, [...(phraseStarts.get(first) ?? []), { at, rank, phrase }])
-    })
+  vocabularies.forEach(({ strong, weak, phrases }, at) => {
+    for (const word of new Set([...strong, ...weak])) listUnder(hits, word, { at, points: strong.has(word) ? STRONG : WEAK })
+    for (const [rank, phrase] of phrases.entries()) listUnder(phraseStarts, phrase.words[0] ?? '', { at, rank, phrase })
   })
-  return { identity: identityWords(`${agent.type} ${agent.name}`), entries, hits, phraseStarts }
+  return { identity: identityWords(`${agent.type} ${agent.name}`), entries: agent.subspecialties, hits, phraseStarts }
 }, new WeakMap())
+
+function listUnder<T>(lists: Map<string, T[]>, key: string, item: T): void {
+  const list = lists.get(key)
+  if (list) list.push(item)
+  else lists.set(key, [item])
+}
 
 /** Whether the brief says the phrase word for word: its words in a row, from the brief's `start`th. */
 function saysFrom(brief: readonly Term[], start: number, phrase: Phrase): boolean {
@@ -140,7 +135,7 @@ export function rankSubspecialties(agent: Agent, brief: readonly Term[]): Subspe
     }
   })
   const picks: SubspecialtyPick[] = []
-  entries.forEach(({ subspecialty }, at) => {
+  entries.forEach((subspecialty, at) => {
     const score = scores[at] ?? 0
     const matched = matches.get(at) ?? NOTHING_MATCHED
     const phrase = phrased.get(at)?.phrase

@@ -22,20 +22,10 @@ interface Entry {
  * event is not kept.
  */
 export class DecodedEvents {
-  private readonly entries: LRUCache<string, Entry>
+  /** Made at the first event kept: a process that keeps none (a projector, the CLI) allocates nothing. */
+  private entries: LRUCache<string, Entry> | undefined
 
-  constructor(maxBytes: number) {
-    // `max` as well: lru-cache allocates its arrays for that many entries up front (without it they
-    // grow, more slowly). One per 512 bytes, at least 64: 8,192 for 4 MiB, about 0.2 MiB of arrays.
-    // A task's events are 0.5 to 6 KB as stored, so the bytes bound the entries first.
-    this.entries = new LRUCache({
-      max: Math.max(64, Math.floor(maxBytes / 512)),
-      maxSize: maxBytes,
-      maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
-      // Never 0 (which lru-cache refuses): a message without bytes is not an event, so is not kept.
-      sizeCalculation: (entry) => entry.bytes.byteLength,
-    })
-  }
+  constructor(private readonly maxBytes: number) {}
 
   /**
    * The event the message holds, or why it holds none. `keep: false` uses what is kept but keeps
@@ -43,19 +33,35 @@ export class DecodedEvents {
    * of an account's history).
    */
   tryDecode(msg: StoredMessage, { keep = true }: { readonly keep?: boolean } = {}): RecordedEvent | UndecodableMessageError {
+    if (this.entries === undefined && !keep) return tryDecodeEvent(msg)
+    this.entries ??= lruOf(this.maxBytes)
+    const entries = this.entries
     const key = `${msg.seq} ${msg.subject}`
-    const known = this.entries.get(key)
+    const known = entries.get(key)
     if (known !== undefined && Buffer.compare(known.bytes, msg.data) === 0) return known.event
     const event = tryDecodeEvent(msg)
-    if (keep && !(event instanceof UndecodableMessageError)) this.entries.set(key, { bytes: new Uint8Array(msg.data), event })
-    else if (known !== undefined) this.entries.delete(key)
+    if (keep && !(event instanceof UndecodableMessageError)) entries.set(key, { bytes: new Uint8Array(msg.data), event })
+    else if (known !== undefined) entries.delete(key)
     return event
   }
 
   /** Entries held, and the stored bytes they hold. */
   get held(): { readonly entries: number; readonly bytes: number } {
-    return { entries: this.entries.size, bytes: this.entries.calculatedSize }
+    return { entries: this.entries?.size ?? 0, bytes: this.entries?.calculatedSize ?? 0 }
   }
+}
+
+function lruOf(maxBytes: number): LRUCache<string, Entry> {
+  // `max` as well: lru-cache allocates its arrays for that many entries up front (without it they
+  // grow, more slowly). One per 512 bytes, at least 64: 8,192 for 4 MiB, about 0.2 MiB of arrays.
+  // A task's events are 0.5 to 6 KB as stored, so the bytes bound the entries first.
+  return new LRUCache({
+    max: Math.max(64, Math.floor(maxBytes / 512)),
+    maxSize: maxBytes,
+    maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
+    // Never 0 (which lru-cache refuses): a message without bytes is not an event, so is not kept.
+    sizeCalculation: (entry) => entry.bytes.byteLength,
+  })
 }
 
 /**

@@ -19,11 +19,15 @@ class Collected implements Read {
   readonly undecodable: UndecodableMessageError[] = []
   lastSeq = 0
 
+  private readonly decoding: { readonly keep: boolean }
+
   /** `keep`: whether what is decoded is kept for the process's other readers (DecodedEvents). */
-  constructor(private readonly keep = true) {}
+  constructor(keep = true) {
+    this.decoding = { keep }
+  }
 
   add(msg: StoredMsg): void {
-    const decoded = tryDecodeOnce(msg, { keep: this.keep })
+    const decoded = tryDecodeOnce(msg, this.decoding)
     if (decoded instanceof UndecodableMessageError) this.undecodable.push(decoded)
     else this.events.push(decoded)
     this.lastSeq = msg.seq
