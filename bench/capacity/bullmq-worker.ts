@@ -10,7 +10,7 @@ import { Worker } from 'bullmq'
 import { Redis } from 'ioredis'
 import OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
-import { loopDelay, statsNow, type ProcessStats } from './child-stats.js'
+import { watchProcess, statsNow, type ProcessStats } from './child-stats.js'
 import { benchNodeFlags } from '../node-flags.js'
 
 const TOOLS: ChatCompletionTool[] = [
@@ -76,11 +76,11 @@ async function serve(): Promise<void> {
     concurrency: Number(process.env.PEER_CONCURRENCY),
   })
   await worker.waitUntilReady()
-  const delay = loopDelay()
+  const watch = watchProcess()
   process.send?.({ ready: true })
   process.on('message', (question: string) => {
     if (question === 'stop') return void worker.close().finally(() => process.exit(0))
-    process.send?.({ stats: statsNow(delay) })
+    process.send?.({ stats: statsNow(watch) })
   })
 }
 

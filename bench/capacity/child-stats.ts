@@ -1,6 +1,6 @@
 /** What a child process of the bench (a mats process, a BullMQ worker) says about itself when asked. */
 import { readFileSync } from 'node:fs'
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
+import { constants, type IntervalHistogram, monitorEventLoopDelay, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks'
 import { getHeapSpaceStatistics } from 'node:v8'
 
 export interface ProcessStats {
@@ -8,6 +8,11 @@ export interface ProcessStats {
   readonly cpuMicros: number
   /** Of it, in the kernel: system calls, every socket write among them. */
   readonly systemCpuMicros: number
+  /**
+   * Of it, on the main thread (Linux's `/proc/thread-self/schedstat`; NaN where it cannot be
+   * read). The rest is V8's helper threads: its optimizing compilers and its GC's.
+   */
+  readonly mainThreadCpuMicros: number
   /** write(2) calls since the process started, every file and socket (Linux's `/proc/self/io` `syscw`; NaN where it cannot be read). */
   readonly writeCalls: number
   readonly rssBytes: number
@@ -25,19 +30,38 @@ export interface ProcessStats {
   readonly youngHeldBytes: number
   readonly youngLargeHeldBytes: number
   readonly oldHeldBytes: number
+  /** V8's major GCs (mark-compact) since the process began to be watched. */
+  readonly majorGcs: number
   /** Event-loop delay since the last question, in ms. */
   readonly loopDelayP99Ms: number
   readonly loopDelayMaxMs: number
 }
 
-export function loopDelay(): IntervalHistogram {
+/** What a child watches of itself from its start: its event loop's delay, V8's major GCs. */
+export interface ProcessWatch {
+  readonly delay: IntervalHistogram
+  readonly majorGcs: () => number
+}
+
+export function watchProcess(): ProcessWatch {
   const delay = monitorEventLoopDelay({ resolution: 10 })
   delay.enable()
-  return delay
+  let majorGcs = 0
+  const gcs = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (gcKindOf(entry) === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs++
+  })
+  gcs.observe({ entryTypes: ['gc'] })
+  return { delay, majorGcs: () => majorGcs }
+}
+
+/** A `gc` entry's kind (its `detail`, which Node's types leave out of PerformanceEntry). */
+function gcKindOf(entry: PerformanceEntry): number | undefined {
+  const detail: unknown = Reflect.get(entry, 'detail')
+  return typeof detail === 'object' && detail !== null && 'kind' in detail && typeof detail.kind === 'number' ? detail.kind : undefined
 }
 
 /** The process's figures now; the event-loop delay since the last call. */
-export function statsNow(delay: IntervalHistogram): ProcessStats {
+export function statsNow({ delay, majorGcs }: ProcessWatch): ProcessStats {
   const cpu = process.cpuUsage()
   const memory = process.memoryUsage()
   const spaces = getHeapSpaceStatistics()
@@ -45,6 +69,7 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
   const stats = {
     cpuMicros: cpu.user + cpu.system,
     systemCpuMicros: cpu.system,
+    mainThreadCpuMicros: mainThreadCpuNow(),
     writeCalls: writeCallsNow(),
     rssBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
@@ -54,6 +79,7 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
     youngHeldBytes: held(['new_space']),
     youngLargeHeldBytes: held(['new_large_object_space']),
     oldHeldBytes: held(['old_space', 'large_object_space']),
+    majorGcs: majorGcs(),
     loopDelayP99Ms: delay.percentile(99) / 1e6,
     loopDelayMaxMs: delay.max / 1e6,
   }
@@ -64,6 +90,15 @@ export function statsNow(delay: IntervalHistogram): ProcessStats {
 function writeCallsNow(): number {
   try {
     return Number(/^syscw: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? Number.NaN)
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** This thread's time on a CPU, µs: statsNow runs on the main thread. */
+function mainThreadCpuNow(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1000
   } catch {
     return Number.NaN
   }

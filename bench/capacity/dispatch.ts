@@ -1,7 +1,7 @@
 /**
  * Target 2 (dispatch latency on an idle service) and target 4 (overhead per task).
  *
- *   TARGETS=dispatch npm run bench:capacity      ROUNDS=3 SEQUENTIAL=200 BURST=500 PROFILE=<dir>
+ *   TARGETS=dispatch npm run bench:capacity      ROUNDS=3 SEQUENTIAL=200 BURST=2000 WARM_UP=12000 PROFILE=<dir>
  *
  * One mats process with every role (as `npm start` runs it), offline agents at 0 ms (a no-op
  * task), rate limits off, against its own nats-server and store. In interleaved rounds:
@@ -11,7 +11,8 @@
  * - a slot freed by a finished run refilled from a waiting queue: see refill.ts; measured with
  *   every role in one process and with the worker in its own;
  * - BURST tasks POSTed 10 at a time with no reads, until every consumer has settled: the mats
- *   process's CPU per task and nats-server's messages per task (its `/varz` counters, less
+ *   process's CPU per task (and of it, its main thread's; the rest is V8's compilers and GC
+ *   helpers) and nats-server's messages per task (its `/varz` counters, less
  *   what the idle service exchanges in as long), the bench's own subscription closed; and the
  *   same burst on the JetStream floor (bench/jetstream-floor.ts) in the bench's process, the
  *   baseline of both; and with each role in its own process (roles-apart.ts), each one's CPU;
@@ -25,7 +26,7 @@ import { join } from 'node:path'
 import { percentile } from '../stats.js'
 import { type Round, roundLine, summaryLines } from './dispatch-report.js'
 import { postTask } from './accounts.js'
-import { type Burst, floorCost, noopRig, overhead, postBurst, type NoopRig } from './overhead.js'
+import { type Burst, floorCost, noopRig, overhead, type NoopRig, type TaskCost } from './overhead.js'
 import { summarizeAllocations, summarizeProfiles } from './profile.js'
 import { measureRolesAlone } from './roles-alone.js'
 import { measureRolesApart, rolesApartRig } from './roles-apart.js'
@@ -35,15 +36,28 @@ import { TaskWatch } from './task-watch.js'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 200)
-const BURST = Number(process.env.BURST ?? 500)
+/**
+ * V8 runs a major GC every 500-1,000 no-op tasks, and what the phases before a burst promoted
+ * is collected in it: a 500-task burst measured 0, 1 or 2 of them (V8's helper threads 0.11,
+ * 0.23-0.29, 0.35-0.40 ms a task; 2026-11-28). A burst of 2,000 spans several.
+ */
+const BURST = Number(process.env.BURST ?? 2000)
 const IN_FLIGHT = 10
 /** The mats process's worker slots, and the floor's worker's. */
 const WORKER_CONCURRENCY = 4
 /** Offline agents at 0 ms (a no-op task), rate limits off. */
 const NOOP_ENV = { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
 const THE_BURST: Burst = { tasks: BURST, inFlight: IN_FLIGHT, workerConcurrency: WORKER_CONCURRENCY }
-/** A process's CPU per task still falls over its first thousand tasks or so (V8 optimizing as it goes): a rig is warmed by this many first. */
-const WARM_UP_TASKS = Math.max(1000, 2 * BURST)
+/**
+ * A rig serves this many tasks before it is measured (WARM_UP). V8 (Node 24) optimizes a
+ * function with Maglev after about 400 calls and with TurboFan after about 3,000, on helper
+ * threads whose CPU is the process's: the functions a task calls once reached TurboFan between
+ * its 5,000th and 12,000th task, and until then a new process spent 0.1-0.4 ms a task more on
+ * them (measured 2026-11-28, docs/benchmarks.md). What the first tasks cost is printed apart.
+ */
+const WARM_UP_TASKS = Math.max(Number(process.env.WARM_UP ?? 12_000), 2 * BURST)
+/** The warm-up's first tasks, whose cost is printed apart: a process that has just started. */
+const COLD_TASKS = 1000
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
 /** POST → TaskStarted and → TaskCompleted in the log, one task at a time. */
@@ -65,6 +79,18 @@ async function sequential(rig: NoopRig, label: string): Promise<{ running: numbe
     await watch.close()
   }
   return { running, completed }
+}
+
+/** The warm-up's bursts: its first COLD_TASKS, then the rest; the mats process's CPU a task over each. */
+async function warmUp(rig: NoopRig): Promise<{ cold: TaskCost; rest: TaskCost }> {
+  const cold = await overhead(rig, 'warm-up cold', { ...THE_BURST, tasks: COLD_TASKS }, undefined)
+  const rest = await overhead(rig, 'warm-up', { ...THE_BURST, tasks: WARM_UP_TASKS - COLD_TASKS }, undefined)
+  return { cold, rest }
+}
+
+function warmUpLine({ cold, rest }: { cold: TaskCost; rest: TaskCost }): string {
+  const part = (cost: TaskCost) => `${cost.cpuMs.toFixed(2)} ms (${cost.mainThreadMs.toFixed(2)} on its main thread)`
+  return `  warm-up, mats CPU a task: its first ${COLD_TASKS} ${part(cold)}, the next ${WARM_UP_TASKS - COLD_TASKS} ${part(rest)}`
 }
 
 /** POST with waitSeconds, one at a time: sent → the answer, which must say `completed`. */
@@ -121,7 +147,7 @@ export async function main(): Promise<void> {
     const rig = await noopRig(stoppers, NOOP_ENV)
     // Warm-up: the first tasks compile code paths and open connections; then the burst's paths, and the floor's.
     await sequential(rig, 'warm-up')
-    await postBurst(rig, 'Warm-up brief', { tasks: WARM_UP_TASKS, inFlight: IN_FLIGHT })
+    say(warmUpLine(await warmUp(rig)))
     await floorCost(rig, THE_BURST)
     for (let r = 1; r <= ROUNDS; r++) {
       const seq = await sequential(rig, `r${r}`)

@@ -14,7 +14,7 @@ import pino from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { ROLES, startService, type Role } from '../../src/service.js'
 import { benchNodeFlags } from '../node-flags.js'
-import { loopDelay, statsNow, type ProcessStats } from './child-stats.js'
+import { watchProcess, statsNow, type ProcessStats } from './child-stats.js'
 
 export type { ProcessStats } from './child-stats.js'
 
@@ -87,7 +87,7 @@ async function serve(): Promise<void> {
   const roles = new Set((process.env.BENCH_ROLES ?? '').split(',').filter((r): r is Role => (ROLES as readonly string[]).includes(r)))
   const config = loadConfig(process.env)
   const service = await startService(config, pino({ level: config.LOG_LEVEL }), roles)
-  const delay = loopDelay()
+  const watch = watchProcess()
   process.send?.({ ready: service.url } satisfies Answer)
   const profiler = new Session()
   process.on('message', (question: Question | { profileTo: string }) => {
@@ -121,7 +121,7 @@ async function serve(): Promise<void> {
         })
       return
     }
-    const stats = statsNow(delay)
+    const stats = statsNow(watch)
     process.send?.({ stats } satisfies Answer)
   })
 }
