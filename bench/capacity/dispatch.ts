@@ -37,9 +37,10 @@ import { TaskWatch } from './task-watch.js'
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 200)
 /**
- * V8 runs a major GC every 500-1,000 no-op tasks, and what the phases before a burst promoted
- * is collected in it: a 500-task burst measured 0, 1 or 2 of them (V8's helper threads 0.11,
- * 0.23-0.29, 0.35-0.40 ms a task; 2026-11-28). A burst of 2,000 spans several.
+ * V8 runs a major GC every 1,000-2,000 no-op tasks here (and what the phases before a burst
+ * promoted is collected in the burst): a 500-task burst held 0, 1 or 2 of them, and its figure
+ * with them (V8's helper threads 0.11, 0.23-0.29, 0.35-0.40 ms a task; 2026-11-28). 2,000 tasks
+ * hold one or two, and each burst's count is printed.
  */
 const BURST = Number(process.env.BURST ?? 2000)
 const IN_FLIGHT = 10
