@@ -18,9 +18,9 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
 
-/** `1,234 (1,100–1,300)`: a median with the range of the rounds. */
+/** `1,234 (1,100–1,300)`: a median with the range of the rounds; `n/a` for what could not be measured (NaN). */
 export function show(s: Spread, digits = 0): string {
-  const f = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+  const f = (n: number) => (Number.isNaN(n) ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }))
   return `${f(s.median)} (${f(s.min)}–${f(s.max)})`
 }
 

@@ -9,8 +9,9 @@ export interface ProcessStats {
   /** Of it, in the kernel: system calls, every socket write among them. */
   readonly systemCpuMicros: number
   /**
-   * Of it, on the main thread (Linux's `/proc/thread-self/schedstat`; NaN where it cannot be
-   * read). The rest is V8's helper threads: its optimizing compilers and its GC's.
+   * Of it, on the main thread (Linux's `/proc/thread-self/schedstat`, user and kernel time; NaN
+   * where it cannot be read). The rest is the process's other threads: V8's optimizing compilers
+   * and GC helpers above all, libuv's pool, the inspector's.
    */
   readonly mainThreadCpuMicros: number
   /** write(2) calls since the process started, every file and socket (Linux's `/proc/self/io` `syscw`; NaN where it cannot be read). */
@@ -95,10 +96,11 @@ function writeCallsNow(): number {
   }
 }
 
-/** This thread's time on a CPU, µs: statsNow runs on the main thread. */
+/** This thread's time on a CPU, µs (statsNow runs on the main thread); NaN where Linux's file is not there. */
 function mainThreadCpuNow(): number {
   try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1000
+    const nanos = /^(\d+) /.exec(readFileSync('/proc/thread-self/schedstat', 'utf8'))?.[1]
+    return nanos === undefined ? Number.NaN : Number(nanos) / 1000
   } catch {
     return Number.NaN
   }

@@ -31,7 +31,7 @@ export function roundLine(r: number, round: Round): string {
   return (
     `  round ${r}: POST → running p50 ${ms(round.running)} ms (p99 ${ms(round.runningP99)}), → completed p50 ${ms(round.completed)} ms (p99 ${ms(round.completedP99)}), ` +
     `POST waitSeconds → completed answer p50 ${ms(round.waited)} ms; refill: freed slot → next model call p50 ${ms(round.refill.firstCallP50)} ms, → next TaskStarted p50 ${ms(round.refill.startedP50)} ms ` +
-    `(worker in its own process: ${ms(round.refillApart.firstCallP50)} and ${ms(round.refillApart.startedP50)} ms); per task: mats CPU ${cpu(round.cost.cpuMs)} ms (${cpu(round.cost.mainThreadMs)} on its main thread, ${round.cost.majorGcs} major GCs in the burst, ${cpu(round.cost.systemMs)} in the kernel, ${round.cost.writeCalls.toFixed(1)} write calls; the JetStream floor ${cpu(round.floor.cpuMs)}; ` +
+    `(worker in its own process: ${ms(round.refillApart.firstCallP50)} and ${ms(round.refillApart.startedP50)} ms); per task: mats CPU ${cpu(round.cost.cpuMs)} ms (${cpu(round.cost.mainThreadMs)} on its main thread, ${round.cost.majorGcs.toFixed(1)} major GCs in the burst, ${cpu(round.cost.systemMs)} in the kernel, ${round.cost.writeCalls.toFixed(1)} write calls; the JetStream floor ${cpu(round.floor.cpuMs)}; ` +
     `roles apart: api ${cpu(round.apart.api)}, worker ${cpu(round.apart.worker)}, projector ${cpu(round.apart.projector)}; alone: api ${cpu(round.alone.api)}, worker draining ${cpu(round.alone.worker)}), ` +
     `NATS messages ${ms(round.cost.inMsgs + round.cost.outMsgs)} (${ms(round.cost.inMsgs)} in, ${ms(round.cost.outMsgs)} out; the floor ${ms(round.floor.messages)})`
   )
@@ -57,7 +57,8 @@ const ROWS: readonly Row[] = [
   { label: 'the same, the worker in its own process (ms)', picks: [(r) => r.refillApart.firstCallP50, (r) => r.refillApart.startedP50], digits: 1, joint: ' and ' },
   { label: 'mats CPU per no-op task (ms)', picks: [(r) => r.cost.cpuMs], digits: 2, after: () => '≤ 0.8' },
   { label: '  on its main thread (ms)', picks: [(r) => r.cost.mainThreadMs], digits: 2 },
-  { label: "  on V8's helper threads: compiling, GC (ms)", picks: [helperThreads], digits: 2, after: (col) => `V8's major GCs a burst ${col((r) => r.cost.majorGcs)}` },
+  { label: '  on its other threads: V8 compiling, GC (ms)', picks: [otherThreads], digits: 2 },
+  { label: "  V8's major GCs in the burst", picks: [(r) => r.cost.majorGcs], digits: 1 },
   { label: '  in the kernel, any thread (ms)', picks: [(r) => r.cost.systemMs], digits: 2 },
   { label: '  write(2) calls', picks: [(r) => r.cost.writeCalls], digits: 1 },
   { label: "  the JetStream floor's, the same burst (ms)", picks: [(r) => r.floor.cpuMs], digits: 2, after: (col) => `mats / floor ${col((r) => r.cost.cpuMs / r.floor.cpuMs)}` },
@@ -69,8 +70,8 @@ const ROWS: readonly Row[] = [
   { label: '  received from clients / sent to clients', picks: [(r) => r.cost.inMsgs, (r) => r.cost.outMsgs], digits: 1, joint: ' / ' },
 ]
 
-/** What the mats process's other threads spent a task: V8's optimizing compilers and its GC's helpers. */
-function helperThreads(round: Round): number {
+/** What the mats process's other threads spent a task: V8's optimizing compilers and GC helpers above all. */
+function otherThreads(round: Round): number {
   return round.cost.cpuMs - round.cost.mainThreadMs
 }
 

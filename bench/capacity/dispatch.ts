@@ -37,10 +37,10 @@ import { TaskWatch } from './task-watch.js'
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 200)
 /**
- * V8 runs a major GC every 1,000-2,000 no-op tasks here (and what the phases before a burst
- * promoted is collected in the burst): a 500-task burst held 0, 1 or 2 of them, and its figure
- * with them (V8's helper threads 0.11, 0.23-0.29, 0.35-0.40 ms a task; 2026-11-28). 2,000 tasks
- * hold one or two, and each burst's count is printed.
+ * V8 collects its old generation every 1,000-2,000 no-op tasks in a steady burst, sooner after
+ * the rounds' other phases (what they promoted is collected in the burst): a 500-task burst held
+ * 0, 1 or 2 major GCs, and its figure followed (the process's other threads 0.11, 0.23-0.29,
+ * 0.35-0.40 ms a task; 2026-11-28). A burst of 2,000 spreads them; each burst's count is printed.
  */
 const BURST = Number(process.env.BURST ?? 2000)
 const IN_FLIGHT = 10
@@ -49,16 +49,18 @@ const WORKER_CONCURRENCY = 4
 /** Offline agents at 0 ms (a no-op task), rate limits off. */
 const NOOP_ENV = { OFFLINE_AGENT_LATENCY_MS: '0', RATE_LIMITS_ENABLED: 'false', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) }
 const THE_BURST: Burst = { tasks: BURST, inFlight: IN_FLIGHT, workerConcurrency: WORKER_CONCURRENCY }
-/**
- * A rig serves this many tasks before it is measured (WARM_UP). V8 (Node 24) optimizes a
- * function with Maglev after about 400 calls and with TurboFan after about 3,000, on helper
- * threads whose CPU is the process's: the functions a task calls once reached TurboFan between
- * its 5,000th and 12,000th task, and until then a new process spent 0.1-0.4 ms a task more on
- * them (measured 2026-11-28, docs/benchmarks.md). What the first tasks cost is printed apart.
- */
-const WARM_UP_TASKS = Math.max(Number(process.env.WARM_UP ?? 12_000), 2 * BURST)
 /** The warm-up's first tasks, whose cost is printed apart: a process that has just started. */
 const COLD_TASKS = 1000
+/**
+ * A rig serves this many tasks before it is measured (WARM_UP): the figure is a long-running
+ * process's. V8 (Node 24) optimizes a function with Maglev after about 400 calls and with
+ * TurboFan after about 3,000, on threads whose CPU is the process's: the functions a task calls
+ * once reached TurboFan between its 5,000th and 12,000th task, and until then a new process spent
+ * 0.1-0.4 ms a task more (2026-11-28, docs/benchmarks.md; `BENCH_NODE_FLAGS=--trace-opt` shows it).
+ * What the first tasks cost is printed apart.
+ */
+const WARM_UP_TASKS = Number(process.env.WARM_UP ?? 12_000)
+if (!(WARM_UP_TASKS > COLD_TASKS)) throw new Error(`WARM_UP must be more than ${COLD_TASKS} tasks (the cold part it prints apart), not ${process.env.WARM_UP}`)
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
 /** POST → TaskStarted and → TaskCompleted in the log, one task at a time. */
@@ -91,7 +93,7 @@ async function warmUp(rig: NoopRig): Promise<{ cold: TaskCost; rest: TaskCost }>
 
 function warmUpLine({ cold, rest }: { cold: TaskCost; rest: TaskCost }): string {
   const part = (cost: TaskCost) => `${cost.cpuMs.toFixed(2)} ms (${cost.mainThreadMs.toFixed(2)} on its main thread)`
-  return `  warm-up, mats CPU a task: its first ${COLD_TASKS} ${part(cold)}, the next ${WARM_UP_TASKS - COLD_TASKS} ${part(rest)}`
+  return `  warm-up, mats CPU a task: after ${SEQUENTIAL} tasks one at a time, the next ${COLD_TASKS} ${part(cold)}, the ${WARM_UP_TASKS - COLD_TASKS} after them ${part(rest)}`
 }
 
 /** POST with waitSeconds, one at a time: sent → the answer, which must say `completed`. */

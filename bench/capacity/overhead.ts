@@ -85,9 +85,9 @@ export interface TaskCost {
   readonly cpuMs: number
   /** Of it, in the kernel, ms. */
   readonly systemMs: number
-  /** Of it, on the main thread, ms; the rest is V8's helper threads (its optimizing compilers, its GC's). */
+  /** Of it, on the main thread, ms; the rest is its other threads' (V8's compilers and GC helpers above all). */
   readonly mainThreadMs: number
-  /** V8's major GCs in the mats process over the burst (a count, not less the idle's). */
+  /** V8's major GCs in the mats process over the whole burst (not a task), less the idle's (mostly none). */
   readonly majorGcs: number
   /** The mats process's write(2) calls: its sockets (NATS, MongoDB, HTTP), and any pipe or file it writes. */
   readonly writeCalls: number
@@ -100,17 +100,15 @@ export interface TaskCost {
 export async function overhead(rig: NoopRig, label: string, burst: Burst, profileDir: string | undefined): Promise<TaskCost> {
   const read = async () => {
     const [stats, counters] = await Promise.all([rig.mats.stats(), natsCounters(rig.servers.monitorUrl)])
-    return [stats.cpuMicros, stats.systemCpuMicros, stats.mainThreadCpuMicros, stats.writeCalls, counters.inMsgs, counters.outMsgs]
+    return [stats.cpuMicros, stats.systemCpuMicros, stats.mainThreadCpuMicros, stats.writeCalls, counters.inMsgs, counters.outMsgs, stats.majorGcs]
   }
-  let majorGcs = 0
   const grew = await beyondIdle(rig.servers.monitorUrl, read, async () => {
-    const gcsBefore = (await rig.mats.stats()).majorGcs
     if (profileDir) await rig.mats.profileFrom()
     await postBurst(rig, `Overhead brief ${label}`, burst)
     if (profileDir) await rig.mats.profileTo(profileDir)
-    majorGcs = (await rig.mats.stats()).majorGcs - gcsBefore
   })
   const [cpuMicros = 0, systemMicros = 0, mainThreadMicros = 0, writeCalls = 0, inMsgs = 0, outMsgs = 0] = grew.map((value) => value / burst.tasks)
+  const majorGcs = grew[6] ?? 0
   return { cpuMs: cpuMicros / 1000, systemMs: systemMicros / 1000, mainThreadMs: mainThreadMicros / 1000, majorGcs, writeCalls, inMsgs, outMsgs }
 }
 
