@@ -4,8 +4,7 @@ import type { Recorded } from '../../src/domain/message.js'
 import type { TaskCreated } from '../../src/domain/tasks/task.js'
 import type { AppContext } from '../../src/app-context.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
-import { UndecodableMessageError } from '../../src/infra/nats/decode.js'
-import { tryDecodeOnce } from '../../src/infra/nats/decoded-events.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 import { DISPATCH_STREAM } from '../../src/infra/nats/dispatch-stream.js'
 
 /** Where a delivered TaskCreated is stored in the log: what a claim's guard and a poison record name. */
@@ -43,7 +42,7 @@ export function logOrigin(msg: Delivery): LogOrigin | null {
 export function deliveredTask(msg: JsMsg, infra: AppContext, log: Logger): { event: Recorded<TaskCreated>; origin: LogOrigin } | null {
   const origin = logOrigin(msg)
   const event = origin
-    ? tryDecodeOnce({ subject: origin.subject, seq: origin.seq, data: msg.data })
+    ? tryDecodeEvent({ subject: origin.subject, seq: origin.seq, data: msg.data })
     : new UndecodableMessageError(msg.subject, msg.seq, 'a dispatch message without its Nats-Stream-Source')
   if (origin && !(event instanceof UndecodableMessageError)) return { event: event as unknown as Recorded<TaskCreated>, origin }
   const reason = event instanceof UndecodableMessageError ? event.reason : 'not an event'

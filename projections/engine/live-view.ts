@@ -2,8 +2,7 @@ import { DeliverPolicy, type Consumer, type ConsumerMessages, type JetStreamClie
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
-import { UndecodableMessageError } from '../../src/infra/nats/decode.js'
-import { tryDecodeOnce } from '../../src/infra/nats/decoded-events.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 import type { NatsLink } from '../../src/infra/nats/link.js'
 import { closeOrdered, consumeFollowing, endLevel, orderedConsumerPrefix } from '../../src/infra/nats/ordered-consumers.js'
 import { SUBJECT_ROOT } from '../../src/infra/nats/subjects.js'
@@ -141,7 +140,7 @@ export class LiveView<Doc extends { _id: string }> {
 
   /** A message that is not an event is recorded and passed over; see poison-messages.ts. */
   private receive(msg: JsMsg): void {
-    const event = tryDecodeOnce(msg)
+    const event = tryDecodeEvent(msg)
     if (event instanceof UndecodableMessageError) {
       const poison = { stream: this.projection.stream, seq: msg.seq, subject: msg.subject, reason: event.reason }
       void new PoisonMessages(this.deps.readModels.db, this.deps.log).record(poison, `live-view:${this.projection.name}`)

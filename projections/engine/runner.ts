@@ -3,8 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import type { Logger } from 'pino'
 import type { RecordedEvent } from '../../src/domain/message.js'
 import { PoisonMessages } from '../../src/infra/mongo/poison-messages.js'
-import { UndecodableMessageError } from '../../src/infra/nats/decode.js'
-import { tryDecodeOnce } from '../../src/infra/nats/decoded-events.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../../src/infra/nats/decode.js'
 import type { NatsLink } from '../../src/infra/nats/link.js'
 import { closeOrdered, consumeFollowing, endLevel } from '../../src/infra/nats/ordered-consumers.js'
 import { batchesOf } from './batches.js'
@@ -51,8 +50,6 @@ interface Share {
 }
 
 const NO_SHARE: Share = { events: [], messages: [] }
-/** Decoding options of a projector's batches, made once: it uses what others kept and keeps nothing. */
-const KEEP_NOTHING = { keep: false } as const
 
 /**
  * Events per batch at most. A batch's writes cost FerretDB about as much for the documents
@@ -304,8 +301,7 @@ export class ProjectionRunner {
       const route = routeOf(msg)
       const owners = members.filter((m) => m.owns(route))
       if (owners.length === 0) continue
-      // What the worker or a live view of this process decoded already; a projector alone keeps nothing.
-      const decoded = tryDecodeOnce(msg, KEEP_NOTHING)
+      const decoded = tryDecodeEvent(msg)
       for (const owner of owners) {
         const share = shares.get(owner)!
         share.messages.push(msg)

@@ -1,8 +1,7 @@
 import type { Consumer, ConsumerMessages, JetStreamManager } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../domain/message.js'
 import type { Infra } from '../infra/context.js'
-import { UndecodableMessageError } from '../infra/nats/decode.js'
-import { tryDecodeOnce } from '../infra/nats/decoded-events.js'
+import { tryDecodeEvent, UndecodableMessageError } from '../infra/nats/decode.js'
 import { closeOrdered, consumeFollowing, orderedConsumerPrefix } from '../infra/nats/ordered-consumers.js'
 import { ACCOUNT_FEED_CATEGORIES } from '../domain/events/account-feed.js'
 import { eventSubjectParts, SUBJECT_ROOT, streamOf } from '../infra/nats/subjects.js'
@@ -68,7 +67,7 @@ export class Tap {
         // `mats.<task|schedule>.<accountId>.<id>.<type>`: only events someone follows are decoded.
         const { category, accountId, aggregateId } = eventSubjectParts(msg.subject)
         route(accountId, category === 'task' ? aggregateId : null, () => {
-          const event = tryDecodeOnce(msg)
+          const event = tryDecodeEvent(msg)
           return event instanceof UndecodableMessageError ? null : event
         })
       }

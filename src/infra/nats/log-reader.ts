@@ -1,7 +1,6 @@
 import { JetStreamApiCodes, JetStreamApiError, JetStreamError, type JetStreamManager, type StoredMsg } from '@nats-io/jetstream'
 import type { RecordedEvent } from '../../domain/message.js'
-import { UndecodableMessageError } from './decode.js'
-import { tryDecodeOnce } from './decoded-events.js'
+import { tryDecodeEvent, UndecodableMessageError } from './decode.js'
 import { directBatch, type DirectReads } from './direct-batch.js'
 import { EventStoreUnavailableError } from './event-store-errors.js'
 
@@ -19,15 +18,8 @@ class Collected implements Read {
   readonly undecodable: UndecodableMessageError[] = []
   lastSeq = 0
 
-  private readonly decoding: { readonly keep: boolean }
-
-  /** `keep`: whether what is decoded is kept for the process's other readers (DecodedEvents). */
-  constructor(keep = true) {
-    this.decoding = { keep }
-  }
-
   add(msg: StoredMsg): void {
-    const decoded = tryDecodeOnce(msg, this.decoding)
+    const decoded = tryDecodeEvent(msg)
     if (decoded instanceof UndecodableMessageError) this.undecodable.push(decoded)
     else this.events.push(decoded)
     this.lastSeq = msg.seq
@@ -68,8 +60,7 @@ export class LogReader {
    * `read(…, atLeast)`, which checks with the leader.
    */
   readPage(stream: string, filter: string, fromSeq: number, max: number): Promise<Read> {
-    // A scan of an account's history is read once: kept, it would push out the events read task after task.
-    return this.readDirect(stream, filter, fromSeq, max, { keep: false })
+    return this.readDirect(stream, filter, fromSeq, max)
   }
 
   /** The last sequence on `filter` (0 if none), from the stream leader: nothing acknowledged before the call is missed. */
@@ -94,8 +85,8 @@ export class LogReader {
    * (49 ms a read of an early task at 300,000 messages, against 0.8 ms this way). What is
    * appended meanwhile is left to the next read, as for any read that races an append.
    */
-  private async readDirect(stream: string, filter: string, fromSeq: number, max = Number.POSITIVE_INFINITY, { keep = true } = {}): Promise<Read> {
-    const read = new Collected(keep)
+  private async readDirect(stream: string, filter: string, fromSeq: number, max = Number.POSITIVE_INFINITY): Promise<Read> {
+    const read = new Collected()
     for (let from = fromSeq, size = 1; read.events.length < max; ) {
       const batch = await this.directBatch(stream, filter, from, size)
       for (const msg of batch) read.add(msg)
