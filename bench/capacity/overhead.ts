@@ -107,9 +107,17 @@ export async function overhead(rig: NoopRig, label: string, burst: Burst, profil
     await postBurst(rig, `Overhead brief ${label}`, burst)
     if (profileDir) await rig.mats.profileTo(profileDir)
   })
-  const [cpuMicros = 0, systemMicros = 0, mainThreadMicros = 0, writeCalls = 0, inMsgs = 0, outMsgs = 0] = grew.map((value) => value / burst.tasks)
-  const majorGcs = grew[6] ?? 0
-  return { cpuMs: cpuMicros / 1000, systemMs: systemMicros / 1000, mainThreadMs: mainThreadMicros / 1000, majorGcs, writeCalls, inMsgs, outMsgs }
+  const [cpuMicros = 0, systemMicros = 0, mainThreadMicros = 0, writeCalls = 0, inMsgs = 0, outMsgs = 0, majorGcs = 0] = grew
+  const perTask = (value: number) => value / burst.tasks
+  return {
+    cpuMs: perTask(cpuMicros) / 1000,
+    systemMs: perTask(systemMicros) / 1000,
+    mainThreadMs: perTask(mainThreadMicros) / 1000,
+    majorGcs,
+    writeCalls: perTask(writeCalls),
+    inMsgs: perTask(inMsgs),
+    outMsgs: perTask(outMsgs),
+  }
 }
 
 /**
